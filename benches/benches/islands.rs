@@ -1,0 +1,2 @@
+//! Placeholder until this benchmark lands.
+fn main() {}

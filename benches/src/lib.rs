@@ -1,0 +1,1 @@
+//! mink's benchmarks live in `benches/`.

@@ -1,0 +1,2 @@
+//! Placeholder crate docs.
+#![no_std]

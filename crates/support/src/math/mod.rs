@@ -1,0 +1,15 @@
+//! Small `Copy` math types, `repr(C)`, generic over [`Real`](crate::Real).
+//!
+//! They carry only the operations the collision algorithms need. With the
+//! `glam` feature, [`glam_interop`](crate::glam_interop) converts them to and
+//! from glam's types.
+
+mod iso3;
+mod mat3;
+mod quat;
+mod vec3;
+
+pub use iso3::Iso3;
+pub use mat3::Mat3;
+pub use quat::{Quat, QuatError};
+pub use vec3::Vec3;

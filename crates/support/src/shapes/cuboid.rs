@@ -1,0 +1,133 @@
+//! A box.
+
+use crate::error::finite_vec;
+use crate::{Aabb, CapacityError, Iso3, Real, ShapeError, Support, SupportSet, Vec3};
+
+/// A box centred at the local origin, aligned with the local axes, with
+/// half-extents `half_extents` (meters). Named `Cuboid` so as not to shadow
+/// `alloc::boxed::Box`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Cuboid<R> {
+    half_extents: Vec3<R>,
+}
+
+impl<R: Real> Cuboid<R> {
+    /// A box; every half-extent must be finite and positive (meters).
+    pub fn new(half_extents: Vec3<R>) -> Result<Self, ShapeError> {
+        let h = finite_vec(half_extents, "box half-extents")?;
+        if h.min_element() <= R::ZERO {
+            return Err(ShapeError::NonPositive("box half-extents"));
+        }
+        Ok(Self { half_extents: h })
+    }
+
+    /// The half-extents (meters).
+    #[inline(always)]
+    pub fn half_extents(&self) -> Vec3<R> {
+        self.half_extents
+    }
+
+    /// The eight corners, local frame; corner `i` has `+x` when bit 0 of `i`
+    /// is set, `+y` for bit 1, `+z` for bit 2.
+    pub fn corners(&self) -> [Vec3<R>; 8] {
+        let h = self.half_extents;
+        core::array::from_fn(|i| {
+            Vec3::new(
+                if i & 1 != 0 { h.x } else { -h.x },
+                if i & 2 != 0 { h.y } else { -h.y },
+                if i & 4 != 0 { h.z } else { -h.z },
+            )
+        })
+    }
+}
+
+/// `h` when `d >= 0`, `-h` otherwise (NaN picks `-h`: still on the box).
+#[inline(always)]
+fn pick<R: Real>(d: R, h: R) -> R {
+    if d >= R::ZERO {
+        h
+    } else {
+        -h
+    }
+}
+
+impl<R: Real> Support<R> for Cuboid<R> {
+    type Hint = ();
+    const POLYTOPE: bool = true;
+
+    #[inline(always)]
+    fn support(&self, dir: Vec3<R>, _hint: &mut ()) -> Vec3<R> {
+        let h = self.half_extents;
+        Vec3::new(pick(dir.x, h.x), pick(dir.y, h.y), pick(dir.z, h.z))
+    }
+
+    #[inline]
+    fn interior_point(&self) -> Vec3<R> {
+        Vec3::ZERO
+    }
+
+    #[inline]
+    fn local_aabb(&self) -> Aabb<R> {
+        Aabb::from_center_half_extents(Vec3::ZERO, self.half_extents)
+    }
+
+    #[inline]
+    fn world_aabb(&self, pose: &Iso3<R>) -> Aabb<R> {
+        self.local_aabb().transformed(pose)
+    }
+
+    /// The corners within `tol` of the extreme projection: one corner, an
+    /// edge's two ends, or a face's four corners (counter-clockwise seen from
+    /// outside, for a face).
+    fn support_set(
+        &self,
+        dir: Vec3<R>,
+        tol: R,
+        out: &mut SupportSet<R>,
+    ) -> Result<(), CapacityError> {
+        out.clear();
+        let best = {
+            let mut h = ();
+            dir.dot(self.support(dir, &mut h))
+        };
+        // Visit corners in an order that walks each face's boundary: the
+        // Gray-code order 0,1,3,2 for the x-y square, on each z level.
+        let corners = self.corners();
+        let mut face = [Vec3::ZERO; 8];
+        let mut n = 0;
+        for &i in &[0usize, 1, 3, 2, 6, 7, 5, 4] {
+            let c = corners[i];
+            if dir.dot(c) >= best - tol {
+                face[n] = c;
+                n += 1;
+            }
+        }
+        if n == 4 {
+            order_quad_ccw(&mut face, dir);
+        }
+        for p in &face[..n] {
+            out.push(*p)?;
+        }
+        Ok(())
+    }
+}
+
+/// Orders four coplanar points counter-clockwise about `normal`.
+fn order_quad_ccw<R: Real>(pts: &mut [Vec3<R>; 8], normal: Vec3<R>) {
+    let c = (pts[0] + pts[1] + pts[2] + pts[3]) * R::lit(0.25);
+    let u = (pts[0] - c).normalize_or(normal.any_orthonormal());
+    let v = normal.cross(u);
+    let key = |p: Vec3<R>| {
+        let d = p - c;
+        d.dot(v).atan2(d.dot(u))
+    };
+    // Insertion sort of four by angle.
+    for i in 1..4 {
+        let mut j = i;
+        while j > 0 && key(pts[j - 1]) > key(pts[j]) {
+            pts.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! mink's workspace-level integration tests live in `tests/`.

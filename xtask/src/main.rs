@@ -1,0 +1,2 @@
+//! mink's project commands (placeholder until the xtask lands).
+fn main() {}
