@@ -39,7 +39,11 @@ extern crate alloc;
 extern crate std;
 
 mod aabb;
+#[cfg(feature = "arbitrary")]
+pub mod arbitrary_impls;
 mod error;
+#[cfg(feature = "glam")]
+pub mod glam_interop;
 pub mod math;
 mod pair;
 mod real;

@@ -171,19 +171,19 @@ pub fn hostile_directions<R: Real>() -> Vec<Vec3<R>> {
 }
 
 /// Instantiates a test body for `f32` and `f64`: `for_each_real!(name, body)`
-/// where `body` is a generic fn item `fn run<R: Real>()`, generating tests
-/// `name::f32` and `name::f64`.
+/// where `body` names a generic fn `fn body<R: Real>()` in the calling module,
+/// generating the tests `name::f32` and `name::f64`.
 #[macro_export]
 macro_rules! for_each_real {
-    ($name:ident, $body:path) => {
+    ($name:ident, $body:ident) => {
         mod $name {
             #[test]
             fn f32() {
-                $body::<f32>();
+                super::$body::<f32>();
             }
             #[test]
             fn f64() {
-                $body::<f64>();
+                super::$body::<f64>();
             }
         }
     };

@@ -1,0 +1,159 @@
+//! The shape enum, for scenes of mixed shapes, and the one list of shapes it
+//! is generated from.
+//!
+//! [`shape_list!`] is the only place the built-in shapes are named. It
+//! expands into the [`Shape`] enum, its per-shape methods, and the pair
+//! matrix of [`dispatch_pair`](crate::dispatch_pair): adding a shape is one
+//! line there. A user's own shape joins through the `U` parameter
+//! ([`Shape::Custom`]) without editing this crate.
+
+use mink_support::{
+    Aabb, Capsule, Cuboid, Iso3, Point, Real, Rounded, Segment, Sphere, Support, Vec3,
+};
+
+/// Calls `$callback!` with the list of every convex shape of [`Shape`], as
+/// `Variant(Type)` items. Types may name `R` (the scalar), `'a` (the
+/// lifetime of borrowed hull data) and `U` (the user's shape).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! shape_list {
+    ($callback:ident) => {
+        $callback! {
+            /// A point (a probe).
+            Point(Point),
+            /// A sphere: a point core swept by its radius.
+            Sphere(Sphere<R>),
+            /// A box.
+            Cuboid(Cuboid<R>),
+            /// A capsule: a segment core along local z swept by its radius.
+            Capsule(Capsule<R>),
+            /// A line segment.
+            Segment(Segment<R>),
+            /// A box with rounded edges: a box core swept by a margin.
+            RoundedCuboid(Rounded<Cuboid<R>, R>),
+        }
+    };
+}
+
+/// The shape type used when the user has none of their own: it has no
+/// values, so `Shape::Custom` cannot be built and costs nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoCustomShape {}
+
+impl<R: Real> Support<R> for NoCustomShape {
+    type Hint = ();
+
+    fn support(&self, _dir: Vec3<R>, _hint: &mut ()) -> Vec3<R> {
+        match *self {}
+    }
+}
+
+macro_rules! define_shape_enum {
+    ($( $(#[$doc:meta])* $variant:ident($ty:ty), )*) => {
+        /// Any shape mink knows, for scenes of mixed shapes.
+        ///
+        /// Every variant but [`Shape::HalfSpace`] is convex and bounded and
+        /// implements [`Support`]. `'a` is the lifetime of borrowed hull
+        /// data, `U` the user's own shape type ([`NoCustomShape`] when there
+        /// is none).
+        #[derive(Clone, Copy, Debug)]
+        pub enum Shape<'a, R: Real, U = NoCustomShape> {
+            $( $(#[$doc])* $variant($ty), )*
+            /// The user's own shape type.
+            Custom(U),
+            /// Marks the lifetime `'a` as used until borrowed shapes exist.
+            #[doc(hidden)]
+            _Borrowed(core::marker::PhantomData<&'a ()>, core::convert::Infallible),
+        }
+
+        impl<'a, R: Real, U: Support<R>> Shape<'a, R, U> {
+            /// The tight world AABB of the whole shape (core and inflation)
+            /// at `pose` (shape frame to world), meters.
+            pub fn world_aabb(&self, pose: &Iso3<R>) -> Aabb<R> {
+                match self {
+                    $( Shape::$variant(s) => s.world_aabb(pose), )*
+                    Shape::Custom(s) => s.world_aabb(pose),
+                    Shape::_Borrowed(_, never) => match *never {},
+                }
+            }
+
+            /// The inflation radius of the shape (meters): the radius of a
+            /// sphere or capsule, a rounded shape's margin, 0 otherwise.
+            pub fn inflation(&self) -> R {
+                match self {
+                    $( Shape::$variant(s) => s.inflation(), )*
+                    Shape::Custom(s) => s.inflation(),
+                    Shape::_Borrowed(_, never) => match *never {},
+                }
+            }
+
+            /// The shape's name as in the query format (`"sphere"`, ...).
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $( Shape::$variant(_) => shape_name(stringify!($variant)), )*
+                    Shape::Custom(_) => "custom",
+                    Shape::_Borrowed(_, never) => match *never {},
+                }
+            }
+        }
+
+        /// Resolves the pair `(a, b)` to its two concrete types, once, and
+        /// calls `visitor` with them: every pair of the shape list is a
+        /// separate monomorphized call, with no `dyn` and no function
+        /// pointer. The cost is one two-level `match` per query.
+        pub fn dispatch_pair<'a, R, U, V>(
+            a: &Shape<'a, R, U>,
+            b: &Shape<'a, R, U>,
+            visitor: V,
+        ) -> V::Output
+        where
+            R: Real,
+            U: Support<R>,
+            V: crate::PairVisitor<R>,
+        {
+            match a {
+                $( Shape::$variant(a) => dispatch_second(a, b, visitor), )*
+                Shape::Custom(a) => dispatch_second(a, b, visitor),
+                Shape::_Borrowed(_, never) => match *never {},
+            }
+        }
+
+        #[inline(always)]
+        fn dispatch_second<'a, R, U, A, V>(a: &A, b: &Shape<'a, R, U>, visitor: V) -> V::Output
+        where
+            R: Real,
+            U: Support<R>,
+            A: Support<R>,
+            V: crate::PairVisitor<R>,
+        {
+            match b {
+                $( Shape::$variant(b) => visitor.convex(a, b), )*
+                Shape::Custom(b) => visitor.convex(a, b),
+                Shape::_Borrowed(_, never) => match *never {},
+            }
+        }
+
+        $(
+            impl<'a, R: Real, U> From<$ty> for Shape<'a, R, U> {
+                fn from(s: $ty) -> Self {
+                    Shape::$variant(s)
+                }
+            }
+        )*
+    };
+}
+
+/// The query-format name of a variant.
+const fn shape_name(variant: &'static str) -> &'static str {
+    match variant.as_bytes() {
+        b"Point" => "point",
+        b"Sphere" => "sphere",
+        b"Cuboid" => "box",
+        b"Capsule" => "capsule",
+        b"Segment" => "segment",
+        b"RoundedCuboid" => "rounded box",
+        _ => "custom",
+    }
+}
+
+shape_list!(define_shape_enum);
