@@ -7,7 +7,10 @@
 //! algorithms rather than in constructor refusals. (`Vec3` and `Aabb` derive
 //! `Arbitrary` field by field and may hold any float, NaN included.)
 
-use crate::{Capsule, Cuboid, Iso3, Point, Quat, Real, Rounded, Segment, Sphere, Support, Vec3};
+use crate::{
+    Capsule, Cone, Cuboid, Cylinder, Ellipsoid, HalfSpace, Iso3, Point, Quat, Real, Rounded,
+    Segment, Sphere, Support, TerrainPrism, Triangle, Vec3,
+};
 use arbitrary::{Arbitrary, Result, Unstructured};
 
 /// Smallest size (radius, half-extent, ...) an arbitrary shape gets, meters.
@@ -99,6 +102,64 @@ impl<'a, R: Real, S: Support<R> + Arbitrary<'a>> Arbitrary<'a> for Rounded<S, R>
     }
 }
 
+impl<'a, R: Real> Arbitrary<'a> for Ellipsoid<R> {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        let r = Vec3::new(arbitrary_size(u)?, arbitrary_size(u)?, arbitrary_size(u)?);
+        Ellipsoid::new(r).map_err(|_| arbitrary::Error::IncorrectFormat)
+    }
+}
+
+impl<'a, R: Real> Arbitrary<'a> for Cylinder<R> {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        Cylinder::new(arbitrary_size(u)?, arbitrary_size(u)?)
+            .map_err(|_| arbitrary::Error::IncorrectFormat)
+    }
+}
+
+impl<'a, R: Real> Arbitrary<'a> for Cone<R> {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        Cone::new(arbitrary_size(u)?, arbitrary_size(u)?)
+            .map_err(|_| arbitrary::Error::IncorrectFormat)
+    }
+}
+
+/// A triangle from three arbitrary points; a zero-area draw is refused by
+/// the constructor and reported as `IncorrectFormat` (the fuzzer moves on).
+impl<'a, R: Real> Arbitrary<'a> for Triangle<R> {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        Triangle::new(
+            arbitrary_point(u)?,
+            arbitrary_point(u)?,
+            arbitrary_point(u)?,
+        )
+        .map_err(|_| arbitrary::Error::IncorrectFormat)
+    }
+}
+
+/// A prism under an arbitrary top triangle, its base a positive depth below
+/// the lowest top vertex; degenerate footprints give `IncorrectFormat`.
+impl<'a, R: Real> Arbitrary<'a> for TerrainPrism<R> {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        let top: [Vec3<R>; 3] = [
+            arbitrary_point(u)?,
+            arbitrary_point(u)?,
+            arbitrary_point(u)?,
+        ];
+        let lowest = top[0].z.min_of(top[1].z).min_of(top[2].z);
+        let base = lowest - arbitrary_size::<R>(u)?;
+        TerrainPrism::new(top, base).map_err(|_| arbitrary::Error::IncorrectFormat)
+    }
+}
+
+impl<'a, R: Real> Arbitrary<'a> for HalfSpace<R> {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        let c = |u: &mut Unstructured<'a>| scaled::<R>(u, -1.0, 1.0, false);
+        let n = Vec3::new(c(u)?, c(u)?, c(u)?);
+        let offset = scaled(u, -TRANSLATION_MAX, TRANSLATION_MAX, false)?;
+        HalfSpace::new(n, offset).map_err(|_| arbitrary::Error::IncorrectFormat)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,6 +176,10 @@ mod tests {
             let s = Sphere::<f32>::arbitrary(&mut u).unwrap();
             assert!(s.radius() >= 1e-3 * 0.999 && s.radius() <= 1e3 * 1.001);
             let b = Rounded::<Cuboid<f64>, f64>::arbitrary(&mut u).unwrap();
+            let c = Cylinder::<f32>::arbitrary(&mut u).unwrap();
+            assert!(c.radius() > 0.0);
+            let e = Ellipsoid::<f64>::arbitrary(&mut u).unwrap();
+            assert!(e.radii().min_element() > 0.0);
             assert!(b.inner().half_extents().min_element() > 0.0);
         }
     }

@@ -56,9 +56,18 @@ pub use math::{Iso3, Mat3, Quat, QuatError, Vec3};
 pub use pair::{IdentityPair, MinkowskiDiff, Pair, SupportPoint};
 pub use real::{MaybeDefmt, Real};
 pub use shapes::capsule::Capsule;
+pub use shapes::cone::Cone;
 pub use shapes::cuboid::Cuboid;
+pub use shapes::cylinder::{Cylinder, CAP_RIM_POINTS};
+pub use shapes::ellipsoid::Ellipsoid;
+pub use shapes::halfspace::{HalfSpace, HalfSpaceContact};
+#[cfg(feature = "alloc")]
+pub use shapes::hull::ConvexHull;
+pub use shapes::hull::{ClimbError, FacePlane, HullArrays, HullEdge, HullIndex, HullView};
 pub use shapes::point::Point;
+pub use shapes::prism::TerrainPrism;
 pub use shapes::rounded::Rounded;
 pub use shapes::segment::Segment;
 pub use shapes::sphere::Sphere;
+pub use shapes::triangle::{Triangle, TRIANGLE_DEGENERACY_ULPS};
 pub use support::{CapacityError, Support, SupportSet, SUPPORT_SET_CAPACITY};

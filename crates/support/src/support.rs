@@ -139,8 +139,9 @@ pub trait Support<R: Real> {
         Aabb::new(min, max)
     }
 
-    /// Every point of the core whose projection on `dir` is within `tol`
-    /// (meters, times `|dir|`) of the maximum, into `out` (cleared first).
+    /// Every point of the core whose projection on the unit direction
+    /// `dir / |dir|` is within `tol` meters of the maximum, into `out`
+    /// (cleared first).
     ///
     /// The default is the single support point; shapes with flat faces or
     /// straight edges override it. Returns the capacity error, with the

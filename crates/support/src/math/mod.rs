@@ -1,7 +1,7 @@
 //! Small `Copy` math types, `repr(C)`, generic over [`Real`](crate::Real).
 //!
 //! They carry only the operations the collision algorithms need. With the
-//! `glam` feature, [`glam_interop`](crate::glam_interop) converts them to and
+//! `glam` feature, the crate's `glam_interop` module converts them to and
 //! from glam's types.
 
 mod iso3;

@@ -90,16 +90,23 @@ impl<R: Real> Vec3<R> {
         self.norm_squared().sqrt()
     }
 
-    /// The unit vector along `self`, or `None` when the length is zero,
-    /// subnormal or not finite.
+    /// The unit vector along `self`, or `None` when `self` is zero or not
+    /// finite. Exact in direction for every finite length, including lengths
+    /// whose square overflows or underflows (those are rescaled first).
     #[inline]
     pub fn try_normalize(self) -> Option<Self> {
-        let n = self.norm();
-        if n > R::min_positive_value() && n.finite() {
-            Some(self / n)
-        } else {
-            None
+        let n2 = self.norm_squared();
+        if n2 >= R::min_positive_value() && n2 <= R::MAX {
+            return Some(self * (R::ONE / n2.sqrt()));
         }
+        // Rescale by the largest component (component-wise division, since
+        // `1 / m` may overflow for a subnormal `m`), then normalize.
+        let m = self.max_abs();
+        if !(m > R::ZERO && m.finite()) {
+            return None;
+        }
+        let s = Self::new(self.x / m, self.y / m, self.z / m);
+        Some(s * (R::ONE / s.norm()))
     }
 
     /// The unit vector along `self`, or `fallback` when it has none

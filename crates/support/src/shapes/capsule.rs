@@ -82,6 +82,8 @@ impl<R: Real> Support<R> for Capsule<R> {
         tol: R,
         out: &mut SupportSet<R>,
     ) -> Result<(), CapacityError> {
+        // `tol` is in meters along the unit direction.
+        let dir = dir.try_normalize().unwrap_or(dir);
         let (a, b) = self.segment_ends();
         segment_support_set(a, b, dir, tol, out)
     }

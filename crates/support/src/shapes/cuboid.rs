@@ -1,6 +1,7 @@
 //! A box.
 
 use crate::error::finite_vec;
+use crate::shapes::ellipsoid::unit_direction;
 use crate::{Aabb, CapacityError, Iso3, Real, ShapeError, Support, SupportSet, Vec3};
 
 /// A box centred at the local origin, aligned with the local axes, with
@@ -86,6 +87,8 @@ impl<R: Real> Support<R> for Cuboid<R> {
         tol: R,
         out: &mut SupportSet<R>,
     ) -> Result<(), CapacityError> {
+        // `tol` is in meters along the unit direction.
+        let dir = dir.try_normalize().unwrap_or(dir);
         out.clear();
         let best = {
             let mut h = ();
@@ -103,6 +106,10 @@ impl<R: Real> Support<R> for Cuboid<R> {
                 n += 1;
             }
         }
+        if n == 0 {
+            // Only a non-finite `dir` gets here: still return a corner.
+            return out.push(self.support(dir, &mut ()));
+        }
         if n == 4 {
             order_quad_ccw(&mut face, dir);
         }
@@ -115,6 +122,9 @@ impl<R: Real> Support<R> for Cuboid<R> {
 
 /// Orders four coplanar points counter-clockwise about `normal`.
 fn order_quad_ccw<R: Real>(pts: &mut [Vec3<R>; 8], normal: Vec3<R>) {
+    // Unit length first: with a very long or very short `normal`, `v` below
+    // would dwarf or vanish next to `u` and the angles collapse to ties.
+    let normal = unit_direction(normal).unwrap_or(Vec3::Z);
     let c = (pts[0] + pts[1] + pts[2] + pts[3]) * R::lit(0.25);
     let u = (pts[0] - c).normalize_or(normal.any_orthonormal());
     let v = normal.cross(u);

@@ -48,7 +48,8 @@ impl<R: Real> Support<R> for Segment<R> {
 
     #[inline]
     fn interior_point(&self) -> Vec3<R> {
-        (self.a + self.b) * R::HALF
+        // Halve before adding: `a + b` overflows for ends near the largest float.
+        self.a * R::HALF + self.b * R::HALF
     }
 
     #[inline]
@@ -66,6 +67,8 @@ impl<R: Real> Support<R> for Segment<R> {
         tol: R,
         out: &mut SupportSet<R>,
     ) -> Result<(), CapacityError> {
+        // `tol` is in meters along the unit direction.
+        let dir = dir.try_normalize().unwrap_or(dir);
         segment_support_set(self.a, self.b, dir, tol, out)
     }
 }
