@@ -1,2 +1,76 @@
-//! mink's project commands (placeholder until the xtask lands).
-fn main() {}
+//! mink's project commands, run as `cargo xtask <command>` (an alias in
+//! `.cargo/config.toml`).
+//!
+//! - `ci`: everything CI checks, in order, stopping at the first failure:
+//!   formatting, clippy, tests, docs, then `no-std`.
+//! - `no-std`: proves the library crates need neither `std` nor `alloc`, by
+//!   building them for two bare-metal targets and linking a probe binary that
+//!   calls their core API.
+//! - `firmware`: builds the Cortex-M4F firmware example, runs it under QEMU,
+//!   checks its answers and writes its size, stack and instruction figures.
+//! - `fuzz-smoke SECONDS`: runs every cargo-fuzz target for `SECONDS` each.
+//!
+//! Standard library only: xtask must build fast from a clean clone.
+
+mod ci;
+mod firmware;
+mod fuzz;
+mod no_std;
+mod run;
+mod workspace;
+
+use std::process::ExitCode;
+
+/// The usage text printed by `cargo xtask help` and on a bad command line.
+const USAGE: &str = "\
+usage: cargo xtask <command>
+
+commands:
+  ci                  formatting, clippy, tests, docs and no-std, as CI runs them
+  no-std              build the library crates for bare-metal targets and link the no-std probe
+  firmware            run the Cortex-M4F firmware under QEMU, check its answers, write size/stack/instruction figures
+  fuzz-smoke SECONDS  run every fuzz target for SECONDS each (nightly, cargo-fuzz)
+  help                this text
+
+environment:
+  CI                  when set (and not `false`/`0`), cargo runs with --locked
+  CARGO_TARGET_DIR    honoured as usual";
+
+/// Parses the command line and runs the command; exit status 0 on success,
+/// 1 on failure (with the reason printed), 2 on a bad command line.
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let result = match args.as_slice() {
+        ["ci"] => ci::run(),
+        ["no-std"] => no_std::run(),
+        ["firmware"] => firmware::run(),
+        ["fuzz-smoke", seconds] => match seconds.parse::<u64>() {
+            Ok(s) if s > 0 => fuzz::smoke(s),
+            _ => {
+                return usage_error(&format!(
+                    "SECONDS must be a positive integer, got `{seconds}`"
+                ))
+            }
+        },
+        ["help"] | ["--help"] | ["-h"] => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        [] => return usage_error("no command given"),
+        other => return usage_error(&format!("unknown command line `{}`", other.join(" "))),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("\nxtask: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Prints `message` and the usage text to stderr; exit status 2.
+fn usage_error(message: &str) -> ExitCode {
+    eprintln!("xtask: {message}\n\n{USAGE}");
+    ExitCode::from(2)
+}

@@ -1,0 +1,179 @@
+//! The seed corpus of the fuzz targets, generated deterministically.
+//!
+//! `fuzz/corpus/<target>/seed-*` are these inputs; `tests/fuzz_corpus.rs`
+//! checks the committed files match (`MINK_BLESS_SEEDS=1 cargo test -p
+//! mink-tests --test fuzz_corpus` rewrites them). Everything else in a corpus
+//! folder came from fuzzing.
+
+use super::bytes::{ByteWriter, Special};
+
+/// The seed inputs of `target` as `(file name, bytes)`; empty for an
+/// unknown target.
+pub fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
+    match target {
+        "support_points" => support_points(),
+        _ => Vec::new(),
+    }
+}
+
+/// One valid set of parameters per shape kind, in decoder order, written as
+/// the constructor takes them.
+fn shape_params(kind: u8, w: &mut ByteWriter) {
+    match kind {
+        0 => {}
+        1 => {
+            w.real(0.5);
+        }
+        2 => {
+            w.vec3([1.0, 0.5, 0.25]);
+        }
+        3 | 6 | 7 => {
+            w.real(0.5).real(1.0);
+        }
+        4 => {
+            w.vec3([-1.0, 0.0, 0.0]).vec3([1.0, 2.0, 0.5]);
+        }
+        5 => {
+            w.vec3([1.0, 0.5, 2.0]);
+        }
+        8 => {
+            w.vec3([0.0, 0.0, 0.0])
+                .vec3([1.0, 0.0, 0.0])
+                .vec3([0.0, 1.0, 0.5]);
+        }
+        9 => {
+            w.vec3([0.0, 0.0, 1.0])
+                .vec3([1.0, 0.0, 1.5])
+                .vec3([0.0, 1.0, 1.2])
+                .real(-1.0);
+        }
+        _ => {
+            // A box's corners plus a point inside and one on a face: the
+            // count byte is `n - 4`.
+            w.u8(6);
+            for i in 0..8 {
+                let c = |bit: usize, h: f64| if i & bit != 0 { h } else { -h };
+                w.vec3([c(1, 1.0), c(2, 0.5), c(4, 0.25)]);
+            }
+            w.vec3([0.1, 0.1, 0.1]).vec3([1.0, 0.0, 0.0]);
+        }
+    }
+}
+
+/// Short names of the shape kinds, in decoder order.
+const KIND_NAMES: [&str; 11] = [
+    "point",
+    "sphere",
+    "cuboid",
+    "capsule",
+    "segment",
+    "ellipsoid",
+    "cylinder",
+    "cone",
+    "triangle",
+    "prism",
+    "hull",
+];
+
+/// A query: scalar, pose, direction, tolerance selector, optional margin.
+struct Query {
+    f64: bool,
+    margin: Option<f64>,
+    translation: [f64; 3],
+    quat_wxyz: [f64; 4],
+    dir: [f64; 3],
+    tol_selector: u8,
+}
+
+/// The bytes of one `support_points` input.
+fn encode(kind: u8, q: &Query, hostile_dir: Option<Special>) -> Vec<u8> {
+    let mut w = ByteWriter::new();
+    w.u8(u8::from(q.f64));
+    w.u8(kind | if q.margin.is_some() { 0x80 } else { 0 });
+    shape_params(kind, &mut w);
+    if let Some(m) = q.margin {
+        w.real(m);
+    }
+    w.vec3(q.translation);
+    for c in q.quat_wxyz {
+        w.real(c);
+    }
+    match hostile_dir {
+        Some(s) => {
+            w.special(s).real(1.0).special(s);
+        }
+        None => {
+            w.vec3(q.dir);
+        }
+    }
+    w.u8(q.tol_selector);
+    w.into_bytes()
+}
+
+/// Three queries for every shape kind (plain, posed and rounded in f32,
+/// along an axis with zero tolerance), then hostile and invalid inputs.
+fn support_points() -> Vec<(String, Vec<u8>)> {
+    let plain = Query {
+        f64: true,
+        margin: None,
+        translation: [0.0; 3],
+        quat_wxyz: [1.0, 0.0, 0.0, 0.0],
+        dir: [1.0, 0.5, -0.25],
+        tol_selector: 2,
+    };
+    let posed = Query {
+        f64: false,
+        margin: Some(0.05),
+        translation: [1.0, -2.0, 3.0],
+        quat_wxyz: [0.9, 0.1, -0.3, 0.2],
+        dir: [-1.5, 5.0, 3.5],
+        tol_selector: 1,
+    };
+    let axis = Query {
+        f64: true,
+        margin: None,
+        translation: [0.25, 0.0, -0.5],
+        quat_wxyz: [1.0, 0.0, 0.0, 0.0],
+        dir: [0.0, 0.0, 1.0],
+        tol_selector: 0,
+    };
+    let mut out = Vec::new();
+    for (kind, name) in KIND_NAMES.iter().enumerate() {
+        let kind = kind as u8;
+        out.push((format!("seed-{name}-plain"), encode(kind, &plain, None)));
+        out.push((format!("seed-{name}-posed"), encode(kind, &posed, None)));
+        out.push((format!("seed-{name}-axis"), encode(kind, &axis, None)));
+    }
+    for (kind, special, tag) in [
+        (2u8, Special::NaN, "nan"),
+        (6, Special::Zero, "zero"),
+        (7, Special::Infinity, "inf"),
+        (5, Special::Subnormal, "subnormal"),
+        (9, Special::Max, "max"),
+    ] {
+        let name = format!("seed-{}-dir-{tag}", KIND_NAMES[usize::from(kind)]);
+        out.push((name, encode(kind, &plain, Some(special))));
+    }
+    // Invalid parameters, which the constructors must refuse.
+    let mut w = ByteWriter::new();
+    w.u8(0).u8(1).real(-1.0);
+    out.push(("seed-sphere-negative-radius".into(), w.into_bytes()));
+    let mut w = ByteWriter::new();
+    w.u8(1).u8(2).real(1.0).special(Special::Infinity).real(1.0);
+    out.push(("seed-cuboid-infinite".into(), w.into_bytes()));
+    let mut w = ByteWriter::new();
+    w.u8(1)
+        .u8(8)
+        .vec3([0.0; 3])
+        .vec3([1.0, 1.0, 1.0])
+        .vec3([2.0, 2.0, 2.0]);
+    out.push(("seed-triangle-collinear".into(), w.into_bytes()));
+    let mut w = ByteWriter::new();
+    w.u8(0)
+        .u8(0x80 | 3)
+        .real(0.5)
+        .real(1.0)
+        .special(Special::NaN);
+    out.push(("seed-capsule-nan-margin".into(), w.into_bytes()));
+    out
+}

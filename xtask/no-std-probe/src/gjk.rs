@@ -1,0 +1,9 @@
+//! mink-gjk's core API, called without std or alloc.
+//!
+//! The crate has no public API yet: it is linked (so its no-std build is
+//! checked), and its core calls join `exercise` as they land.
+
+use mink_gjk as _;
+
+/// Calls mink-gjk's core API (none yet).
+pub fn exercise() {}

@@ -1,0 +1,153 @@
+//! `cargo xtask ci`: every check CI makes, in order, stopping at the first
+//! failure. `.ci/run` installs the toolchain pieces and runs this.
+
+use crate::run::{format_duration, Cmd, Result};
+use crate::workspace::root;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// One named CI step.
+struct Step {
+    /// Short name shown in the progress banner and the summary.
+    name: &'static str,
+    /// Runs the step.
+    run: fn() -> Result,
+}
+
+/// The steps, in the order they run: cheap checks first, so a formatting
+/// slip fails in seconds rather than after the test build.
+const STEPS: &[Step] = &[
+    Step {
+        name: "fmt",
+        run: fmt,
+    },
+    Step {
+        name: "clippy",
+        run: clippy,
+    },
+    Step {
+        name: "test",
+        run: test,
+    },
+    Step {
+        name: "test-no-default-features",
+        run: test_no_default_features,
+    },
+    Step {
+        name: "doc",
+        run: doc,
+    },
+    Step {
+        name: "no-std",
+        run: crate::no_std::run,
+    },
+];
+
+/// Runs every step; on the first failure, returns an error naming the step.
+/// Ends with a one-line summary of the steps and their durations.
+pub fn run() -> Result {
+    let start = Instant::now();
+    let mut timings = Vec::new();
+    for (i, step) in STEPS.iter().enumerate() {
+        eprintln!("\n==> ci [{}/{}] {}", i + 1, STEPS.len(), step.name);
+        let t = Instant::now();
+        if let Err(e) = (step.run)() {
+            return Err(format!(
+                "ci step `{}` failed after {}: {e}\n       fix it, then run `cargo xtask ci` again",
+                step.name,
+                format_duration(t.elapsed())
+            ));
+        }
+        timings.push(format!("{} {}", step.name, format_duration(t.elapsed())));
+    }
+    println!(
+        "\nci: all {} steps passed in {} ({})",
+        STEPS.len(),
+        format_duration(start.elapsed()),
+        timings.join(", ")
+    );
+    Ok(())
+}
+
+/// `cargo fmt --all --check` for the workspace, and `rustfmt --check` for the
+/// standalone packages outside it (the no-std probe and the fuzz targets).
+fn fmt() -> Result {
+    Cmd::cargo().args(["fmt", "--all", "--check"]).run()?;
+    let root = root();
+    let mut files = Vec::new();
+    for dir in ["xtask/no-std-probe", "fuzz/fuzz_targets"] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    if files.is_empty() {
+        return Ok(());
+    }
+    files.sort();
+    let relative: Vec<PathBuf> = files
+        .iter()
+        .map(|f| f.strip_prefix(&root).unwrap_or(f).to_path_buf())
+        .collect();
+    Cmd::new("rustfmt")
+        .args(["--edition", "2021", "--check"])
+        .args(&relative)
+        .run()
+}
+
+/// Every `.rs` file under `dir`, skipping build output (`target`).
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if path.file_name().is_some_and(|n| n != "target") {
+                rust_files(&path, out);
+            }
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Clippy on every target of every workspace package (benches included, so
+/// they keep compiling), warnings denied.
+fn clippy() -> Result {
+    Cmd::cargo()
+        .args(["clippy", "--workspace", "--all-targets"])
+        .locked_in_ci()
+        .args(["--", "-D", "warnings"])
+        .run()
+}
+
+/// The workspace's tests: unit, integration and doc tests. Each test body is
+/// instantiated for f32 and f64 by the test macro, so one run covers both.
+fn test() -> Result {
+    Cmd::cargo()
+        .args(["test", "--workspace"])
+        .locked_in_ci()
+        .run()
+}
+
+/// The library crates' unit tests with default features off (no `std`, no
+/// `alloc` in the crate itself), so code behind those features cannot be
+/// what keeps the tests compiling. Host target: the tests themselves use
+/// the test harness, which needs std.
+fn test_no_default_features() -> Result {
+    let crates = crate::workspace::library_crates()?;
+    let mut cmd = Cmd::cargo().arg("test");
+    for (name, _) in &crates {
+        cmd = cmd.args(["-p", name]);
+    }
+    cmd.args(["--no-default-features", "--lib"])
+        .locked_in_ci()
+        .run()
+}
+
+/// The workspace's docs, rustdoc warnings (broken links...) denied.
+fn doc() -> Result {
+    Cmd::cargo()
+        .env("RUSTDOCFLAGS", "-D warnings")
+        .args(["doc", "--workspace", "--no-deps"])
+        .locked_in_ci()
+        .run()
+}
