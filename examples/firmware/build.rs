@@ -1,0 +1,199 @@
+//! Host side of the firmware, run by cargo before it compiles the firmware:
+//!
+//! 1. puts `memory.x` where the linker finds it;
+//! 2. builds the 32-vertex hull (from points on an ellipsoid, rounded to
+//!    `f32`) and its support field, and bakes them as `f32` statics;
+//! 3. runs every query of `src/scene.rs` in `f64` on the same inputs (the
+//!    same hull points, the same poses, the same arm) and bakes the answers
+//!    as the constants the firmware checks itself against.
+//!
+//! Everything goes to `$OUT_DIR/baked.rs`, included by `src/main.rs`.
+
+#[path = "src/scene.rs"]
+#[allow(dead_code)]
+mod scene;
+
+use mink_field::{CompactCells, FieldView, SupportField};
+use mink_support::{ConvexHull, HullView, Vec3};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+fn main() {
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    std::fs::copy(manifest.join("memory.x"), out.join("memory.x")).expect("copy memory.x");
+    println!("cargo:rustc-link-search={}", out.display());
+    // cortex-m-rt's linker script (it includes memory.x); here rather than
+    // in .cargo/config.toml so that builds from any directory link.
+    println!("cargo:rustc-link-arg-bins=-Tlink.x");
+    println!("cargo:rerun-if-changed=memory.x");
+    println!("cargo:rerun-if-changed=src/scene.rs");
+    println!("cargo:rerun-if-changed=build.rs");
+
+    // The hull: a Fibonacci lattice on an ellipsoid (semi-axes 0.5, 0.4,
+    // 0.3 m), every point extreme; rounded to f32 so both scalars start
+    // from the very same points.
+    let points32: Vec<Vec3<f32>> = (0..scene::HULL_VERTICES)
+        .map(|i| {
+            let n = scene::HULL_VERTICES as f64;
+            let z = 1.0 - (2.0 * i as f64 + 1.0) / n;
+            let r = (1.0 - z * z).sqrt();
+            let phi = i as f64 * core::f64::consts::PI * (3.0 - 5.0_f64.sqrt());
+            Vec3::new(0.5 * r * phi.cos(), 0.4 * r * phi.sin(), 0.3 * z).cast()
+        })
+        .collect();
+    let points64: Vec<Vec3<f64>> = points32.iter().map(|p| p.cast()).collect();
+    let hull32 = ConvexHull::from_points(&points32).expect("the f32 hull builds");
+    let hull64 = ConvexHull::from_points(&points64).expect("the f64 hull builds");
+    assert_eq!(hull32.view().vertex_count(), scene::HULL_VERTICES);
+    assert_eq!(hull64.view().vertex_count(), scene::HULL_VERTICES);
+
+    let field32 =
+        SupportField::build_serial(hull32.view().vertices(), scene::FIELD_RES).expect("field f32");
+    let field64 =
+        SupportField::build_serial(hull64.view().vertices(), scene::FIELD_RES).expect("field f64");
+    let indices64: Vec<u16> = field64.indices().iter().map(|&i| i as u16).collect();
+    let scene64 = scene::Scene {
+        hull: hull64.view(),
+        field: FieldView::new(
+            scene::FIELD_RES,
+            CompactCells::new(&indices64, hull64.view().vertices()).expect("compact cells"),
+        )
+        .expect("field view"),
+    };
+
+    let mut s = String::new();
+    s.push_str("// Baked by build.rs: the 32-vertex hull and its support field in f32,\n");
+    s.push_str("// and the expected answers computed on the host in f64. Do not edit.\n\n");
+    bake_hull(&mut s, &hull32.view());
+    let indices: Vec<String> = field32.indices().iter().map(|i| i.to_string()).collect();
+    let _ = writeln!(
+        s,
+        "/// The hull's support field: a vertex index per cell.\npub static FIELD_INDICES: [u16; {}] = [{}];\n",
+        indices.len(),
+        indices.join(", ")
+    );
+
+    let expected: Vec<String> = (0..scene::QUERIES.len())
+        .map(|k| f32_lit(scene::answer(k, &scene64, &mut ())))
+        .collect();
+    let _ = writeln!(
+        s,
+        "/// Expected answer of each query of `scene::QUERIES` (f64 on the host, rounded).\npub const EXPECTED: [f32; {}] = [{}];\n",
+        expected.len(),
+        expected.join(", ")
+    );
+    let capsules = scene::arm_capsules::<f64>();
+    let mut arm = Vec::new();
+    let mut below = Vec::new();
+    for &t in &scene::ARM_CONFIGS {
+        let poses = scene::link_poses(&scene::joint_angles::<f64>(t));
+        let c = scene::arm_check(&mut (), &capsules, &poses);
+        below.push(scene::below_clearance(&c).to_string());
+        arm.push(format!(
+            "[{}]",
+            c.iter().map(|&v| f32_lit(v)).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    let _ = writeln!(
+        s,
+        "/// Expected clearances of the arm's 15 pairs, per configuration.\npub const EXPECTED_ARM: [[f32; {}]; {}] = [{}];\n",
+        scene::ARM_PAIRS,
+        arm.len(),
+        arm.join(",\n    ")
+    );
+    let _ = writeln!(
+        s,
+        "/// Expected verdict (below the minimum clearance), per configuration.\npub const EXPECTED_ARM_BELOW: [bool; {}] = [{}];",
+        below.len(),
+        below.join(", ")
+    );
+    std::fs::write(out.join("baked.rs"), s).expect("write baked.rs");
+}
+
+/// `x` as an `f32` literal that reads back exactly.
+fn f32_lit(x: f64) -> String {
+    let v = x as f32;
+    if v.is_finite() {
+        format!("{v:?}")
+    } else {
+        "f32::INFINITY".to_string()
+    }
+}
+
+/// Writes the hull's arrays as statics and `HULL: HullArrays<'static, f32>`.
+fn bake_hull(s: &mut String, hull: &HullView<'_, f32>) {
+    let a = hull.arrays();
+    let v3 = |v: Vec3<f32>| format!("Vec3::new({:?}, {:?}, {:?})", v.x, v.y, v.z);
+    let list = |items: Vec<String>| items.join(", ");
+    let ints = |xs: &[u16]| list(xs.iter().map(|x| x.to_string()).collect());
+    let _ = writeln!(
+        s,
+        "static HULL_VERTICES: [Vec3<f32>; {}] = [{}];",
+        a.vertices.len(),
+        list(a.vertices.iter().map(|&v| v3(v)).collect())
+    );
+    let _ = writeln!(
+        s,
+        "static HULL_PLANES: [FacePlane<f32>; {}] = [{}];",
+        a.planes.len(),
+        list(
+            a.planes
+                .iter()
+                .map(|p| format!(
+                    "FacePlane {{ normal: {}, offset: {:?} }}",
+                    v3(p.normal),
+                    p.offset
+                ))
+                .collect()
+        )
+    );
+    let _ = writeln!(
+        s,
+        "static HULL_FACE_STARTS: [u16; {}] = [{}];",
+        a.face_starts.len(),
+        ints(a.face_starts)
+    );
+    let _ = writeln!(
+        s,
+        "static HULL_FACE_VERTICES: [u16; {}] = [{}];",
+        a.face_vertices.len(),
+        ints(a.face_vertices)
+    );
+    let _ = writeln!(
+        s,
+        "static HULL_EDGES: [HullEdge; {}] = [{}];",
+        a.edges.len(),
+        list(
+            a.edges
+                .iter()
+                .map(|e| format!(
+                    "HullEdge {{ vertices: [{}, {}], faces: [{}, {}] }}",
+                    e.vertices[0], e.vertices[1], e.faces[0], e.faces[1]
+                ))
+                .collect()
+        )
+    );
+    let _ = writeln!(
+        s,
+        "static HULL_NEIGHBOR_STARTS: [u16; {}] = [{}];",
+        a.neighbor_starts.len(),
+        ints(a.neighbor_starts)
+    );
+    let _ = writeln!(
+        s,
+        "static HULL_NEIGHBORS: [u16; {}] = [{}];",
+        a.neighbors.len(),
+        ints(a.neighbors)
+    );
+    let _ = writeln!(
+        s,
+        "/// The 32-vertex hull, built on the host from the f32 points.\n\
+         pub static HULL: HullArrays<'static, f32> = HullArrays {{\n    \
+         vertices: &HULL_VERTICES,\n    planes: &HULL_PLANES,\n    \
+         face_starts: &HULL_FACE_STARTS,\n    face_vertices: &HULL_FACE_VERTICES,\n    \
+         edges: &HULL_EDGES,\n    neighbor_starts: &HULL_NEIGHBOR_STARTS,\n    \
+         neighbors: &HULL_NEIGHBORS,\n    tolerance: {:?},\n}};\n",
+        a.tolerance
+    );
+}
