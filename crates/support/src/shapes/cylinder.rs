@@ -149,11 +149,13 @@ pub(crate) fn radial_unit<R: Real>(dir: Vec3<R>) -> Option<Vec3<R>> {
 }
 
 /// Half-extents, along the world axes, of a disc of radius `r` whose normal
-/// is the unit vector `a`: `r sqrt(1 - a_i²)` on axis `i`.
+/// is the unit vector `a`: `r sqrt(1 - a_i²)` on axis `i`, computed as
+/// `r |(a_j, a_k)|` (equal for a unit `a`), which does not cancel when `a_i`
+/// is near 1.
 #[inline(always)]
 pub(crate) fn disc_extent<R: Real>(a: Vec3<R>, r: R) -> Vec3<R> {
-    let s = |c: R| (R::ONE - c * c).max_of(R::ZERO).sqrt() * r;
-    Vec3::new(s(a.x), s(a.y), s(a.z))
+    let s = |u: R, v: R| (u * u + v * v).sqrt() * r;
+    Vec3::new(s(a.y, a.z), s(a.x, a.z), s(a.x, a.y))
 }
 
 /// Pushes the [`CAP_RIM_POINTS`]-gon of a cap of radius `r` at height `z`

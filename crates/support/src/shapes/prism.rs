@@ -164,8 +164,11 @@ impl<R: Real> Support<R> for TerrainPrism<R> {
     #[inline]
     fn interior_point(&self) -> Vec3<R> {
         let [a, b, c] = self.top;
-        let mean = (a + b + c) * R::lit(ONE_THIRD);
-        Vec3::new(mean.x, mean.y, (mean.z + self.base) * R::HALF)
+        // Scale before adding: the sum of three coordinates near the largest
+        // float would overflow.
+        let third = R::lit(ONE_THIRD);
+        let mean = a * third + b * third + c * third;
+        Vec3::new(mean.x, mean.y, mean.z * R::HALF + self.base * R::HALF)
     }
 
     /// Closed form: the box of the six transformed vertices.

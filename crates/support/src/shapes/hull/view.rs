@@ -139,11 +139,14 @@ impl<'a, R: Real> HullView<'a, R> {
         if vs.is_empty() {
             return Vec3::ZERO;
         }
+        // Scale each vertex before adding, so coordinates near the largest
+        // float cannot overflow the sum.
+        let inv = R::ONE / R::lit(vs.len() as f64);
         let mut sum = Vec3::ZERO;
         for &v in vs {
-            sum += v;
+            sum += v * inv;
         }
-        sum / R::lit(vs.len() as f64)
+        sum
     }
 }
 
