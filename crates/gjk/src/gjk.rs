@@ -1,0 +1,336 @@
+//! GJK: intersection and distance of two convex cores, with witnesses,
+//! Nesterov acceleration and warm start.
+//!
+//! All computations are done in A's frame, on the Minkowski difference of
+//! the cores `C = core(A) ⊖ core(B)`; results are mapped to the world with
+//! `pose_a` at the end, and corrected by the inflation radii.
+//!
+//! Each iteration keeps two bounds on the cores' distance `dist(0, C)`:
+//! the upper bound `|v|`, with `v` the point of the current simplex closest
+//! to the origin, and the lower bound `α = max_k (d_k · w_k) / |d_k|`, where
+//! `w_k` is the support of `C` along `-d_k` (every plane `{x : d·x = d·w}`
+//! has all of `C` on its far side). GJK stops when `|v| - α` is within the
+//! tolerance, which is a proof of the answer's accuracy whatever direction
+//! sequence produced it: plain (`d = v`) or Nesterov-accelerated.
+
+use crate::simplex::greater;
+use crate::{
+    Distance, GjkCache, GjkSettings, GjkStatus, Simplex, Stop, Variant, MAX_GJK_ITERATIONS,
+};
+use mink_support::{Iso3, MinkowskiDiff, Real, Support, Vec3};
+
+/// The state GJK ends in, in A's frame, before the inflation correction.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CoreResult<R> {
+    /// Upper bound on the cores' distance: `|v|`.
+    pub upper: R,
+    /// Proven lower bound on the cores' distance.
+    pub lower: R,
+    /// The closest point `v` of the simplex (A's frame).
+    pub v: Vec3<R>,
+    /// The last support direction (A's frame), for a separating-plane normal.
+    pub dir: Vec3<R>,
+    /// Largest absolute coordinate seen: the size the tolerances scale with.
+    pub scale: R,
+    pub iterations: u32,
+    pub status: GjkStatus,
+}
+
+/// Runs GJK on `pair` with `settings`, warm-started from and saved into
+/// `cache`, and returns the world-frame result (see [`Distance`] and
+/// [`GjkStatus`] for what each field proves in each case).
+///
+/// `pose_a` is A's pose (shape to world) that maps the A-frame results to
+/// the world; pass [`Iso3::IDENTITY`] to get them in A's frame. A
+/// non-finite `pose_a`, relative pose or inflation returns
+/// [`GjkStatus::NonFinite`].
+pub fn gjk<R, A, B, const I: bool>(
+    pair: &mut MinkowskiDiff<'_, R, A, B, I>,
+    pose_a: &Iso3<R>,
+    settings: &GjkSettings<R>,
+    cache: &mut GjkCache<R, A::Hint, B::Hint>,
+) -> Distance<R>
+where
+    R: Real,
+    A: Support<R>,
+    B: Support<R>,
+{
+    if !pose_a.is_finite() {
+        return Distance::non_finite();
+    }
+    let core = gjk_core(pair, settings, cache);
+    to_world(pair, pose_a, &core, &cache.simplex)
+}
+
+/// Signed distance, witnesses and normal of two shapes, world frame, with
+/// the default settings (plain GJK, run to convergence) and no warm start.
+/// See [`gjk`].
+#[inline]
+pub fn distance<R, A, B, const I: bool>(
+    pair: &mut MinkowskiDiff<'_, R, A, B, I>,
+    pose_a: &Iso3<R>,
+) -> Distance<R>
+where
+    R: Real,
+    A: Support<R>,
+    B: Support<R>,
+{
+    let mut cache = GjkCache::default();
+    gjk(pair, pose_a, &GjkSettings::default(), &mut cache)
+}
+
+/// `true` when the shapes overlap or touch (within GJK's tolerance).
+///
+/// Stops as soon as a separating plane or an overlap is proven. Non-finite
+/// input returns `false`.
+#[inline]
+pub fn intersect<R, A, B, const I: bool>(pair: &mut MinkowskiDiff<'_, R, A, B, I>) -> bool
+where
+    R: Real,
+    A: Support<R>,
+    B: Support<R>,
+{
+    let mut cache = GjkCache::default();
+    let settings = GjkSettings::default().with_stop(Stop::Collision);
+    let core = gjk_core(pair, &settings, &mut cache);
+    match core.status {
+        GjkStatus::Intersecting => true,
+        GjkStatus::Converged | GjkStatus::Degenerate | GjkStatus::IterationLimit => {
+            core.upper <= pair.inflation()
+        }
+        _ => false,
+    }
+}
+
+/// Maps a core result to the world-frame [`Distance`], correcting by the
+/// inflation radii.
+pub(crate) fn to_world<R, A, B, const I: bool>(
+    pair: &MinkowskiDiff<'_, R, A, B, I>,
+    pose_a: &Iso3<R>,
+    core: &CoreResult<R>,
+    simplex: &Simplex<R>,
+) -> Distance<R>
+where
+    R: Real,
+    A: Support<R>,
+    B: Support<R>,
+{
+    if core.status == GjkStatus::NonFinite {
+        return Distance::non_finite();
+    }
+    let (ra, rb) = (pair.a.inflation(), pair.b.inflation());
+    let (mut pa, mut pb) = simplex.witnesses();
+    // The normal from A to B is the outward normal of A ⊖ B at its closest
+    // point: -v / |v|. Without a usable v, the last search direction.
+    let normal = (-core.v)
+        .try_normalize()
+        .or_else(|| (-core.dir).try_normalize())
+        .unwrap_or(Vec3::X);
+    let distance = match core.status {
+        GjkStatus::Intersecting => -(ra + rb),
+        GjkStatus::Separated | GjkStatus::BeyondMargin => core.lower - (ra + rb),
+        _ => core.upper - (ra + rb),
+    };
+    let normal = match core.status {
+        GjkStatus::Separated | GjkStatus::BeyondMargin => (-core.dir).normalize_or(normal),
+        _ => normal,
+    };
+    pa += normal * ra;
+    pb -= normal * rb;
+    Distance {
+        distance,
+        p_a: pose_a.transform_point(pa),
+        p_b: pose_a.transform_point(pb),
+        normal: pose_a.transform_vector(normal),
+        iterations: core.iterations,
+        status: core.status,
+    }
+}
+
+/// The GJK loop on the cores, A's frame. Leaves the final simplex and the
+/// warm-start state in `cache`.
+pub(crate) fn gjk_core<R, A, B, const I: bool>(
+    pair: &mut MinkowskiDiff<'_, R, A, B, I>,
+    settings: &GjkSettings<R>,
+    cache: &mut GjkCache<R, A::Hint, B::Hint>,
+) -> CoreResult<R>
+where
+    R: Real,
+    A: Support<R>,
+    B: Support<R>,
+{
+    let inflation = pair.inflation();
+    let mut out = CoreResult {
+        upper: R::ZERO,
+        lower: R::ZERO,
+        v: Vec3::ZERO,
+        dir: Vec3::X,
+        scale: R::ZERO,
+        iterations: 0,
+        status: GjkStatus::NonFinite,
+    };
+    if !pair.pose_ab.is_finite() || !inflation.finite() {
+        cache.simplex.clear();
+        return out;
+    }
+    pair.hint_a = cache.hint_a;
+    pair.hint_b = cache.hint_b;
+
+    // First direction: the warm-start one, else the centres' offset (the
+    // difference A ⊖ B sits around -t, t = B's origin in A's frame).
+    let guess = if cache.dir.norm_squared() > R::ZERO {
+        cache.dir
+    } else if I {
+        Vec3::X
+    } else {
+        let t = -pair.pose_ab.translation;
+        if t.norm_squared() > R::ZERO {
+            t
+        } else {
+            Vec3::X
+        }
+    };
+
+    let margin = match settings.stop {
+        Stop::Never => R::INFINITY,
+        Stop::Collision => R::ZERO,
+        Stop::Margin(m) => m,
+    };
+    let collision_only = settings.stop == Stop::Collision;
+    let polytope = <MinkowskiDiff<'_, R, A, B, I>>::POLYTOPE;
+    let mut nesterov = settings.variant == Variant::Nesterov;
+    let rel_tol = settings.tolerance;
+
+    let simplex = &mut cache.simplex;
+    simplex.clear();
+    let mut v = guess;
+    let mut vv = v.norm_squared();
+    let mut v_norm = vv.sqrt();
+    let mut dir = v;
+    let mut w_last = Vec3::ZERO;
+    let mut lower = R::ZERO;
+    let mut scale = R::min_positive_value();
+    let mut status = GjkStatus::IterationLimit;
+    let mut k: u32 = 0;
+
+    while k < MAX_GJK_ITERATIONS {
+        k += 1;
+        // Search direction: the closest point, or its Nesterov blend.
+        if nesterov && !simplex.is_empty() {
+            let kk = R::lit(k as f64);
+            if polytope {
+                // Momentum (k + 1) / (k + 2), k = 1 at the first blend.
+                let m = (kk + R::ONE) / (kk + R::TWO);
+                let y = v * m + w_last * (R::ONE - m);
+                let (yn, dn) = (y.norm(), dir.norm());
+                if yn > R::ZERO && dn > R::ZERO {
+                    dir = dir * (m / dn) + y * ((R::ONE - m) / yn);
+                } else {
+                    dir = v;
+                }
+            } else {
+                // Momentum k / (k + 2): the paper's (t + 1) / (t + 3), t = k - 1.
+                let m = kk / (kk + R::TWO);
+                let y = v * m + w_last * (R::ONE - m);
+                dir = dir * m + y * (R::ONE - m);
+            }
+            if !greater(dir.norm_squared(), R::ZERO) {
+                dir = v;
+            }
+        } else {
+            dir = v;
+        }
+
+        let sp = pair.support(-dir);
+        let w = sp.w;
+        scale = scale.max_of(sp.a.max_abs()).max_of(sp.b.max_abs());
+        let tol = rel_tol * scale;
+
+        // Lower bound from the plane through w normal to dir.
+        let dn = dir.norm();
+        let omega = dir.dot(w) / dn;
+        if omega > lower {
+            lower = omega;
+        }
+        if lower - inflation > margin {
+            status = if collision_only {
+                GjkStatus::Separated
+            } else {
+                GjkStatus::BeyondMargin
+            };
+            out.dir = dir;
+            if simplex.is_empty() {
+                // Proven on the first support: keep it as the simplex, so
+                // the witnesses and the upper bound are real.
+                simplex.push(w, sp.a);
+                v = simplex.reduce().v;
+                vv = v.norm_squared();
+            }
+            break;
+        }
+
+        if !simplex.is_empty() {
+            if v_norm - lower <= tol {
+                status = GjkStatus::Converged;
+                break;
+            }
+            // Nesterov's restart test: the Frank-Wolfe gap at v (measured
+            // with this w, so optimistic) is within the tolerance.
+            if nesterov && v_norm * v_norm - v.dot(w) <= tol * v_norm {
+                nesterov = false;
+                continue;
+            }
+        }
+
+        simplex.push(w, sp.a);
+        let closest = simplex.reduce();
+        let new_vv = closest.v.norm_squared();
+        if closest.inside || !greater(new_vv, tol * tol) {
+            status = if new_vv.finite() {
+                GjkStatus::Intersecting
+            } else {
+                GjkStatus::Degenerate
+            };
+            v = closest.v;
+            vv = new_vv;
+            break;
+        }
+        let progress = new_vv < vv;
+        v = closest.v;
+        let first = k == 1;
+        vv = new_vv;
+        v_norm = vv.sqrt();
+        w_last = w;
+        if collision_only && v_norm <= inflation {
+            status = GjkStatus::Intersecting;
+            break;
+        }
+        if !progress && !first {
+            if nesterov {
+                nesterov = false;
+            } else {
+                // Round-off floor: accept when the bounds agree to sqrt(ε).
+                status = if v_norm - lower <= R::EPSILON.sqrt() * scale {
+                    GjkStatus::Converged
+                } else {
+                    GjkStatus::Degenerate
+                };
+                break;
+            }
+        }
+    }
+
+    cache.dir = v;
+    cache.hint_a = pair.hint_a;
+    cache.hint_b = pair.hint_b;
+    out.upper = vv.sqrt();
+    out.lower = lower.min_of(out.upper);
+    out.v = v;
+    if status != GjkStatus::Separated && status != GjkStatus::BeyondMargin {
+        out.dir = dir;
+    }
+    out.scale = scale;
+    out.iterations = k;
+    out.status = status;
+    out
+}

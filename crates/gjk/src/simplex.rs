@@ -1,0 +1,342 @@
+//! The GJK simplex and its sub-distance step: the point of a simplex (1 to 4
+//! support points of `A ⊖ B`) closest to the origin, the barycentric weights
+//! that produce it, and the reduction of the simplex to the smallest face
+//! that still holds it.
+//!
+//! Each case projects the origin on the affine hull of the simplex and reads
+//! the signs of the barycentric coordinates (signed lengths, areas and
+//! volumes, in the spirit of Montanari et al.'s signed-volume method). The
+//! coordinates are computed from differences of nearby vertices and from the
+//! origin's projection, so they keep their precision when the simplex is far
+//! from the origin. A region test that fails (some coordinate is not
+//! positive) recurses only into the faces on the origin's side, as in the
+//! signed-volume method; a degenerate simplex (collinear triangle, flat
+//! tetrahedron) falls back to all of its faces.
+
+use mink_support::{Real, SupportPoint, Vec3};
+
+/// A simplex of `A ⊖ B`: up to four support points, in A's frame, each with
+/// its witness on A (the witness on B is `a - w`), and the barycentric
+/// weights of the point of the simplex closest to the origin.
+#[derive(Clone, Copy, Debug)]
+pub struct Simplex<R> {
+    w: [Vec3<R>; 4],
+    a: [Vec3<R>; 4],
+    lambda: [R; 4],
+    len: usize,
+}
+
+impl<R: Real> Default for Simplex<R> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The result of one sub-distance step.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Closest<R> {
+    /// The point of the simplex closest to the origin (A's frame).
+    pub v: Vec3<R>,
+    /// `true` when the origin is inside a full-dimensional tetrahedron.
+    pub inside: bool,
+}
+
+impl<R: Real> Simplex<R> {
+    /// The empty simplex.
+    pub const fn new() -> Self {
+        Self {
+            w: [Vec3::ZERO; 4],
+            a: [Vec3::ZERO; 4],
+            lambda: [R::ZERO; 4],
+            len: 0,
+        }
+    }
+
+    /// Number of vertices (0 to 4).
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// `true` when there is no vertex.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Vertex `i` (`i < len()`, A's frame), with both witnesses; `None`
+    /// past the end.
+    pub fn vertex(&self, i: usize) -> Option<SupportPoint<R>> {
+        if i < self.len {
+            let (w, a) = (self.w[i], self.a[i]);
+            Some(SupportPoint { w, a, b: a - w })
+        } else {
+            None
+        }
+    }
+
+    /// Barycentric weight of vertex `i` in the closest point found by the
+    /// last step (they sum to one); `0` past the end.
+    pub fn weight(&self, i: usize) -> R {
+        if i < self.len {
+            self.lambda[i]
+        } else {
+            R::ZERO
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Appends a vertex; a full simplex keeps its first three vertices and
+    /// replaces the fourth (never happens in GJK, which reduces first).
+    #[inline(always)]
+    pub(crate) fn push(&mut self, w: Vec3<R>, a: Vec3<R>) {
+        let i = if self.len < 4 { self.len } else { 3 };
+        self.w[i] = w;
+        self.a[i] = a;
+        self.len = i + 1;
+    }
+
+    /// The witness points `(p_a, p_b)` of the current closest point, on the
+    /// cores, A's frame.
+    #[inline]
+    pub(crate) fn witnesses(&self) -> (Vec3<R>, Vec3<R>) {
+        let mut pa = Vec3::ZERO;
+        let mut v = Vec3::ZERO;
+        for i in 0..self.len.min(4) {
+            pa += self.a[i] * self.lambda[i];
+            v += self.w[i] * self.lambda[i];
+        }
+        (pa, pa - v)
+    }
+
+    /// Rewrites the simplex with the given vertices (by index into the
+    /// current ones) and weights.
+    #[inline(always)]
+    fn keep(&mut self, idx: &[usize], lambda: &[R]) {
+        let (w, a) = (self.w, self.a);
+        for (k, (&i, &l)) in idx.iter().zip(lambda).enumerate() {
+            self.w[k] = w[i];
+            self.a[k] = a[i];
+            self.lambda[k] = l;
+        }
+        self.len = idx.len();
+    }
+
+    /// Replaces the simplex by its smallest face holding the point closest
+    /// to the origin, sets the weights, and returns that point.
+    #[inline]
+    pub(crate) fn reduce(&mut self) -> Closest<R> {
+        let sub = match self.len {
+            0 => {
+                return Closest {
+                    v: Vec3::ZERO,
+                    inside: false,
+                }
+            }
+            1 => {
+                self.lambda[0] = R::ONE;
+                return Closest {
+                    v: self.w[0],
+                    inside: false,
+                };
+            }
+            2 => segment(&self.w, 0, 1),
+            3 => triangle(&self.w, 0, 1, 2),
+            _ => tetrahedron(&self.w),
+        };
+        let n = sub.n;
+        self.keep(&sub.idx[..n], &sub.lambda[..n]);
+        Closest {
+            v: sub.v,
+            inside: sub.inside,
+        }
+    }
+}
+
+/// `a > b`, written as a call so that its negation reads as what it is:
+/// "not greater, or NaN".
+#[inline(always)]
+pub(crate) fn greater<R: Real>(a: R, b: R) -> bool {
+    a > b
+}
+
+/// A face of a simplex (1 to 4 of its vertices) with the barycentric weights
+/// of the closest point, which is `v`.
+#[derive(Clone, Copy)]
+struct Sub<R> {
+    idx: [usize; 4],
+    lambda: [R; 4],
+    n: usize,
+    v: Vec3<R>,
+    inside: bool,
+}
+
+impl<R: Real> Sub<R> {
+    #[inline(always)]
+    fn vertex(w: &[Vec3<R>; 4], i: usize) -> Self {
+        Self {
+            idx: [i, 0, 0, 0],
+            lambda: [R::ONE, R::ZERO, R::ZERO, R::ZERO],
+            n: 1,
+            v: w[i],
+            inside: false,
+        }
+    }
+
+    #[inline(always)]
+    fn dist2(&self) -> R {
+        self.v.norm_squared()
+    }
+}
+
+/// Closest point of segment `w[i] w[j]` to the origin.
+///
+/// With `d = q - p`, the origin projects at `p + t d`, `t = -p·d / d·d`;
+/// outside `(0, 1)` the closest point is an end.
+#[inline(always)]
+fn segment<R: Real>(w: &[Vec3<R>; 4], i: usize, j: usize) -> Sub<R> {
+    let (p, q) = (w[i], w[j]);
+    let d = q - p;
+    let num = -p.dot(d);
+    let dd = d.norm_squared();
+    if num <= R::ZERO {
+        return Sub::vertex(w, i);
+    }
+    if num >= dd {
+        return Sub::vertex(w, j);
+    }
+    let t = num / dd;
+    Sub {
+        idx: [i, j, 0, 0],
+        lambda: [R::ONE - t, t, R::ZERO, R::ZERO],
+        n: 2,
+        v: p + d * t,
+        inside: false,
+    }
+}
+
+/// Closest point of triangle `w[i] w[j] w[k]` to the origin.
+///
+/// The origin projects on the triangle's plane at `o = n (n·p) / n·n`, with
+/// `n = (q - p) × (r - p)`. Its barycentric coordinates are the signed areas
+/// `n·((q - o) × (r - o))` etc. over `n·n`; when all are positive `o` is the
+/// answer, otherwise the answer lies on an edge facing away from a
+/// non-positive coordinate. A triangle whose area is below round-off
+/// (`|n|² <= ε² |q - p|² |r - p|²`) is treated as its three edges.
+#[inline(always)]
+fn triangle<R: Real>(w: &[Vec3<R>; 4], i: usize, j: usize, k: usize) -> Sub<R> {
+    let (p, q, r) = (w[i], w[j], w[k]);
+    let (pq, pr) = (q - p, r - p);
+    let n = pq.cross(pr);
+    let nn = n.norm_squared();
+    let degenerate = nn <= R::EPSILON * R::EPSILON * pq.norm_squared() * pr.norm_squared()
+        || !greater(nn, R::ZERO);
+    if !degenerate {
+        let o = n * (n.dot(p) / nn);
+        let (po, qo, ro) = (p - o, q - o, r - o);
+        let u = n.dot(qo.cross(ro));
+        let v = n.dot(ro.cross(po));
+        let t = n.dot(po.cross(qo));
+        if u > R::ZERO && v > R::ZERO && t > R::ZERO {
+            let inv = R::ONE / (u + v + t);
+            return Sub {
+                idx: [i, j, k, 0],
+                lambda: [u * inv, v * inv, t * inv, R::ZERO],
+                n: 3,
+                v: o,
+                inside: false,
+            };
+        }
+        // Only edges facing a non-positive coordinate can hold the answer.
+        let mut best: Option<Sub<R>> = None;
+        if u <= R::ZERO {
+            best = Some(segment(w, j, k));
+        }
+        if v <= R::ZERO {
+            best = pick(best, segment(w, k, i));
+        }
+        if t <= R::ZERO {
+            best = pick(best, segment(w, i, j));
+        }
+        if let Some(b) = best {
+            return b;
+        }
+    }
+    let best = pick(Some(segment(w, i, j)), segment(w, j, k));
+    pick(best, segment(w, k, i)).unwrap_or_else(|| Sub::vertex(w, i))
+}
+
+/// The closer of two candidates (the first on ties).
+#[inline(always)]
+fn pick<R: Real>(best: Option<Sub<R>>, c: Sub<R>) -> Option<Sub<R>> {
+    match best {
+        Some(b) if b.dist2() <= c.dist2() => Some(b),
+        _ => Some(c),
+    }
+}
+
+/// Closest point of tetrahedron `w[0..4]` to the origin.
+///
+/// With `V = det(b - a, c - a, d - a)`, the barycentric coordinate of a
+/// vertex is the volume of the tetrahedron with that vertex replaced by the
+/// origin, over `V`, each written with edge vectors from a vertex of the
+/// face it keeps (derivation: swap arguments of the alternating `det`).
+/// All of one sign means the origin is inside; otherwise the answer lies on
+/// a face opposite a vertex with a non-positive coordinate. A tetrahedron
+/// whose volume is below round-off is treated as its four faces.
+#[inline(always)]
+fn tetrahedron<R: Real>(w: &[Vec3<R>; 4]) -> Sub<R> {
+    let (a, b, c, d) = (w[0], w[1], w[2], w[3]);
+    let (ab, ac, ad) = (b - a, c - a, d - a);
+    let (bc, bd) = (c - b, d - b);
+    let vol = ab.dot(ac.cross(ad));
+    // Coordinates times V: vertex replaced by the origin.
+    let la = b.dot(bc.cross(bd));
+    let lb = -a.dot(ac.cross(ad));
+    let lc = a.dot(ab.cross(ad));
+    let ld = -a.dot(ab.cross(ac));
+    let scale2 = ab
+        .norm_squared()
+        .max_of(ac.norm_squared())
+        .max_of(ad.norm_squared());
+    let flat = !greater(vol.abs(), R::EPSILON * scale2 * scale2.sqrt());
+    let s = if vol < R::ZERO { -R::ONE } else { R::ONE };
+    let (la, lb, lc, ld) = (la * s, lb * s, lc * s, ld * s);
+    if !flat && la > R::ZERO && lb > R::ZERO && lc > R::ZERO && ld > R::ZERO {
+        let inv = R::ONE / vol.abs();
+        return Sub {
+            idx: [0, 1, 2, 3],
+            lambda: [la * inv, lb * inv, lc * inv, ld * inv],
+            n: 4,
+            v: Vec3::ZERO,
+            inside: true,
+        };
+    }
+    let mut best: Option<Sub<R>> = None;
+    if flat || la <= R::ZERO {
+        best = Some(triangle(w, 1, 2, 3));
+    }
+    if flat || lb <= R::ZERO {
+        best = pick(best, triangle(w, 0, 2, 3));
+    }
+    if flat || lc <= R::ZERO {
+        best = pick(best, triangle(w, 0, 1, 3));
+    }
+    if flat || ld <= R::ZERO {
+        best = pick(best, triangle(w, 0, 1, 2));
+    }
+    // Not flat yet all coordinates positive is handled above; here some face
+    // was visited. NaN coordinates visit none: fall back to all faces.
+    match best {
+        Some(b) => b,
+        None => {
+            let best = pick(Some(triangle(w, 1, 2, 3)), triangle(w, 0, 2, 3));
+            let best = pick(best, triangle(w, 0, 1, 3));
+            pick(best, triangle(w, 0, 1, 2)).unwrap_or_else(|| Sub::vertex(w, 0))
+        }
+    }
+}

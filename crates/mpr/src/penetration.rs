@@ -1,0 +1,367 @@
+//! Penetration depth, normal and contact points: the MPR passes, the exact
+//! answer for inflated shapes whose cores are apart, and the re-seeding that
+//! follows a first answer that is not self-consistent.
+
+use crate::certify::{certify, tetra_barycentric, Answer};
+use crate::core_distance::{core_distance, CoreDistance};
+use crate::inflated::{Inflated, Vertex};
+use crate::limits::{barycentric_slack, reseed_gain, self_consistency_sine, MAX_RESEED_PASSES};
+use crate::portal::{self, End, Pass, Ray};
+use crate::result::{MprSettings, MprStatus, Penetration};
+use crate::triangle::{closest_to_origin, foot_point};
+use mink_support::{Iso3, MinkowskiDiff, Real, Support, SupportPoint, Vec3};
+
+/// Penetration of A and B: depth, unit normal from A to B, contact point
+/// and witnesses, in the **world frame** given `pose_a` (A's shape-to-world
+/// pose, the one the pair was built with; pass [`Iso3::IDENTITY`] to get
+/// A's frame). Same as [`penetration_with`] with default settings.
+///
+/// Separated shapes give [`MprStatus::Separated`] with zero depth;
+/// non-finite input gives [`MprStatus::NonFinite`] with every field zero.
+/// Never panics, never returns NaN.
+///
+/// The pair keeps the shapes' warm-start hints, so reuse it across frames.
+pub fn penetration<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
+    pair: &mut MinkowskiDiff<'_, R, A, B, I>,
+    pose_a: &Iso3<R>,
+) -> Penetration<R> {
+    penetration_with(pair, pose_a, &MprSettings::default())
+}
+
+/// One overlapping answer in A's frame, before it is mapped to the world.
+#[derive(Clone, Copy, Debug)]
+struct Candidate<R> {
+    depth: R,
+    normal: Vec3<R>,
+    p_a: Vec3<R>,
+    p_b: Vec3<R>,
+    /// Self-consistent (or exact).
+    consistent: bool,
+    capped: bool,
+}
+
+/// [`penetration`] with explicit [`MprSettings`] (number of re-seeding
+/// passes, the exact answer for inflated shapes). Same frames and contract.
+pub fn penetration_with<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
+    pair: &mut MinkowskiDiff<'_, R, A, B, I>,
+    pose_a: &Iso3<R>,
+    settings: &MprSettings,
+) -> Penetration<R> {
+    if !pose_a.is_finite() || !crate::inputs_finite(pair) {
+        return Penetration::empty(MprStatus::NonFinite);
+    }
+    let mut inf = Inflated::new(pair);
+    let interior = inf.pair.interior_point();
+    if inf.r_a + inf.r_b > R::ZERO && settings.exact_inflated {
+        let (found, iterations) = core_distance(&mut inf, interior, false);
+        match found {
+            CoreDistance::Apart { q } => return exact(&inf, q, pose_a, iterations),
+            CoreDistance::CoresOverlap => {
+                // MPR on the cores, the radii added afterwards; a core
+                // difference without volume (crossing segments) falls back to
+                // the inflated one.
+                inf.inflate = false;
+                let out = mpr(&mut inf, interior, pose_a, settings, iterations);
+                if out.status != MprStatus::Degenerate {
+                    return out;
+                }
+                inf.inflate = true;
+                return mpr(&mut inf, interior, pose_a, settings, out.iterations);
+            }
+            _ => return mpr(&mut inf, interior, pose_a, settings, iterations),
+        }
+    }
+    mpr(&mut inf, interior, pose_a, settings, 0)
+}
+
+/// The exact answer from the closest point `q` of the core difference (the
+/// cores are apart): overlapping when `|q| < r_A + r_B`.
+fn exact<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
+    inf: &Inflated<'_, '_, R, A, B, I>,
+    q: SupportPoint<R>,
+    pose_a: &Iso3<R>,
+    iterations: u32,
+) -> Penetration<R> {
+    let dist = q.w.norm();
+    let u = -q.w / dist;
+    let depth = inf.r_a + inf.r_b - dist;
+    let mut out = if depth > R::ZERO {
+        let p_a = pose_a.transform_point(q.a + u * inf.r_a);
+        let p_b = pose_a.transform_point(q.b - u * inf.r_b);
+        Penetration {
+            status: MprStatus::Converged,
+            depth,
+            depth_lower_bound: depth,
+            normal: pose_a.rotation.mul_vec(u),
+            position: (p_a + p_b) * R::HALF,
+            p_a,
+            p_b,
+            iterations: 0,
+            passes: 0,
+        }
+    } else {
+        let mut sep = Penetration::empty(MprStatus::Separated);
+        sep.normal = pose_a.rotation.mul_vec(u);
+        sep
+    };
+    out.iterations = iterations;
+    finite_or_error(out)
+}
+
+/// MPR proper: a first pass through the origin, then re-seeding passes
+/// while the answer is not self-consistent. When `inf.inflate` is off, MPR
+/// runs on the cores and the radii are added to the answer.
+fn mpr<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
+    inf: &mut Inflated<'_, '_, R, A, B, I>,
+    interior: SupportPoint<R>,
+    pose_a: &Iso3<R>,
+    settings: &MprSettings,
+    iterations_before: u32,
+) -> Penetration<R> {
+    let v0 = Vertex {
+        w: interior.w,
+        core: interior,
+        u: Vec3::ZERO,
+    };
+    let first = portal::run(inf, v0, Ray::ThroughOrigin, true, false);
+    let mut iterations = iterations_before + first.iterations;
+    let mut passes = 1;
+    let mut best = match first.end {
+        End::Converged(n, v4) | End::RefinementCap(n, v4) if first.inside => {
+            let capped = matches!(first.end, End::RefinementCap(..));
+            candidate(inf, &first, n, v4, capped)
+        }
+        End::RefinementCap(..) => return counted(MprStatus::IterationCap, iterations),
+        End::Converged(n, _) | End::Separated(n) => {
+            let mut out = Penetration::empty(MprStatus::Separated);
+            out.normal = pose_a.rotation.mul_vec(n);
+            out.iterations = iterations;
+            out.passes = passes;
+            return finite_or_error(out);
+        }
+        End::Inside => unreachable_inside(),
+        End::Degenerate => return counted(MprStatus::Degenerate, iterations),
+        End::DiscoveryCap => return counted(MprStatus::IterationCap, iterations),
+    };
+
+    // Re-seeding: cast a new ray from the origin along the current normal,
+    // from an interior point behind the origin, until the face the ray hits
+    // is the face whose normal it is. Keep the shallowest answer: each depth
+    // is a valid separating translation, so the smallest is the best.
+    let mut current = best;
+    let mut last = first;
+    let reseeds = settings.reseed_passes.min(MAX_RESEED_PASSES);
+    for _ in 0..reseeds {
+        if current.consistent {
+            break;
+        }
+        let n = current.normal;
+        let Some(seed) = reseed_point(inf, &last, n, v0) else {
+            break;
+        };
+        let pass = portal::run(inf, seed.0, seed.1, false, false);
+        iterations += pass.iterations;
+        passes += 1;
+        current = match pass.end {
+            End::Converged(n, v4) | End::RefinementCap(n, v4) => {
+                let capped = matches!(pass.end, End::RefinementCap(..));
+                candidate(inf, &pass, n, v4, capped)
+            }
+            _ => break,
+        };
+        last = pass;
+        let gain = best.depth - current.depth;
+        if current.depth < best.depth || (current.consistent && current.depth <= best.depth) {
+            best = current;
+        }
+        // On curved surfaces the passes creep towards consistency; stop
+        // once a pass no longer pays for itself.
+        if gain <= reseed_gain::<R>() * best.depth {
+            break;
+        }
+    }
+
+    // Certify (or improve) with polytope expansion from the last
+    // tetrahedron; the last pass's support queries are already paid for.
+    let answer = Answer {
+        normal: best.normal,
+        depth: best.depth,
+        p_a: best.p_a,
+        p_b: best.p_b,
+    };
+    let checked = certify(
+        inf,
+        tetrahedron(&last),
+        answer,
+        last.size,
+        settings.certify_steps,
+    );
+    iterations += checked.steps;
+    let status = if best.capped {
+        MprStatus::IterationCap
+    } else if checked.certified {
+        MprStatus::Converged
+    } else {
+        MprStatus::Unverified
+    };
+    let found = checked.answer;
+    let (mut depth, mut lower, mut p_a, mut p_b) =
+        (found.depth, checked.lower, found.p_a, found.p_b);
+    if !inf.inflate {
+        let r = inf.r_a + inf.r_b;
+        depth += r;
+        lower += r;
+        p_a += found.normal * inf.r_a;
+        p_b -= found.normal * inf.r_b;
+    }
+    let p_a = pose_a.transform_point(p_a);
+    let p_b = pose_a.transform_point(p_b);
+    finite_or_error(Penetration {
+        status,
+        depth: depth.max_of(R::ZERO),
+        depth_lower_bound: lower.max_of(R::ZERO).min_of(depth.max_of(R::ZERO)),
+        normal: pose_a.rotation.mul_vec(found.normal),
+        position: (p_a + p_b) * R::HALF,
+        p_a,
+        p_b,
+        iterations,
+        passes,
+    })
+}
+
+/// `End::Inside` only ends a pass that was asked to stop there, which the
+/// penetration query never asks; fall back to a harmless error status.
+#[inline(always)]
+fn unreachable_inside<R: Real>() -> Candidate<R> {
+    Candidate {
+        depth: R::ZERO,
+        normal: Vec3::ZERO,
+        p_a: Vec3::ZERO,
+        p_b: Vec3::ZERO,
+        consistent: false,
+        capped: true,
+    }
+}
+
+fn counted<R: Real>(status: MprStatus, iterations: u32) -> Penetration<R> {
+    let mut out = Penetration::empty(status);
+    out.iterations = iterations;
+    out.passes = 1;
+    out
+}
+
+/// The result itself when every field is finite, else the NonFinite status.
+fn finite_or_error<R: Real>(p: Penetration<R>) -> Penetration<R> {
+    let finite = p.depth.finite()
+        && p.normal.is_finite()
+        && p.position.is_finite()
+        && p.p_a.is_finite()
+        && p.p_b.is_finite();
+    if finite {
+        p
+    } else {
+        let mut out = Penetration::empty(MprStatus::NonFinite);
+        out.iterations = p.iterations;
+        out.passes = p.passes;
+        out
+    }
+}
+
+/// The answer of a pass that converged with unit normal `n` and support `v4`
+/// (A's frame): the portal's normal, the support along it as the depth, and
+/// witnesses from the origin's closest point on the portal.
+fn candidate<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
+    inf: &mut Inflated<'_, '_, R, A, B, I>,
+    pass: &Pass<R>,
+    n: Vec3<R>,
+    v4: Vertex<R>,
+    capped: bool,
+) -> Candidate<R> {
+    let [_, v1, v2, v3] = pass.v;
+    let t = pass.target;
+    let (w1, w2, w3) = (v1.w + t, v2.w + t, v3.w + t);
+    // Self-consistent when the origin's foot on the portal plane lies in the
+    // portal, or when the ray already runs along the normal.
+    let slack = barycentric_slack::<R>();
+    let foot_inside = match foot_point(w1, w2, w3) {
+        Some((_, l)) => l[0] >= -slack && l[1] >= -slack && l[2] >= -slack,
+        None => false,
+    };
+    let along =
+        n.cross(pass.dir).norm() <= self_consistency_sine::<R>() && n.dot(pass.dir) > R::ZERO;
+    let (_, l) = closest_to_origin(w1, w2, w3);
+    let (a1, b1) = inf.witnesses(&v1);
+    let (a2, b2) = inf.witnesses(&v2);
+    let (a3, b3) = inf.witnesses(&v3);
+    Candidate {
+        depth: n.dot(v4.w + t),
+        normal: n,
+        p_a: a1 * l[0] + a2 * l[1] + a3 * l[2],
+        p_b: b1 * l[0] + b2 * l[1] + b3 * l[2],
+        consistent: foot_inside || along,
+        capped,
+    }
+}
+
+/// The points of a pass's tetrahedron `(v0, v1, v2, v3)`, unshifted.
+fn tetrahedron<R: Real>(pass: &Pass<R>) -> [Vertex<R>; 4] {
+    pass.v.map(|mut v| {
+        v.w += pass.target;
+        v
+    })
+}
+
+/// The interior point and ray of a re-seeding pass along unit normal `n`:
+/// a point behind the origin on the line through it along `n`, inside the
+/// last pass's tetrahedron `(v0, v1, v2, v3)` (which holds the origin and
+/// lies in the difference), with witnesses interpolated from the
+/// tetrahedron's. When the last pass started at the origin (coincident
+/// interior points), the original interior point and a ray along `n`.
+/// `None` when no such point is safely inside.
+fn reseed_point<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
+    inf: &Inflated<'_, '_, R, A, B, I>,
+    last: &Pass<R>,
+    n: Vec3<R>,
+    interior: Vertex<R>,
+) -> Option<(Vertex<R>, Ray<R>)> {
+    if last.coincident {
+        return Some((interior, Ray::Along(n)));
+    }
+    let tet = tetrahedron(last);
+    let p = tet.map(|v| v.w);
+    let e = -n;
+    // Largest s with -s n inside the tetrahedron: the first face the ray
+    // from the origin along -n leaves through.
+    let faces = [(0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2), (1, 2, 3, 0)];
+    let mut exit = R::INFINITY;
+    for (i, j, k, o) in faces {
+        let mut m = (p[j] - p[i]).cross(p[k] - p[i]);
+        if m.dot(p[o] - p[i]) > R::ZERO {
+            m = -m; // outward
+        }
+        let me = m.dot(e);
+        if me > R::ZERO {
+            exit = exit.min_of(m.dot(p[i]) / me);
+        }
+    }
+    let s = exit * R::HALF;
+    let floor = crate::limits::coincidence_tolerance::<R>() * last.size;
+    if s <= floor || !s.finite() {
+        return None;
+    }
+    let w = e * s;
+    let l = tetra_barycentric(w, p)?;
+    let mut a = Vec3::ZERO;
+    let mut b = Vec3::ZERO;
+    for (v, t) in tet.iter().zip(l) {
+        let (wa, wb) = inf.witnesses(v);
+        a += wa * t;
+        b += wb * t;
+    }
+    let vertex = Vertex {
+        w,
+        core: SupportPoint { w, a, b },
+        u: Vec3::ZERO,
+    };
+    Some((vertex, Ray::ThroughOrigin))
+}

@@ -1,0 +1,336 @@
+//! One MPR pass: portal discovery, then portal refinement, along a ray from
+//! an interior point.
+//!
+//! Classic MPR casts the ray from an interior point `v0` of the difference
+//! through the origin. A pass here casts it towards a *target* point: the
+//! origin normally, or a point beyond `v0` along a chosen direction when the
+//! interior point sits on the origin (coincident centres) or when a
+//! re-seeding pass wants the ray along a given normal. Every support point
+//! is stored relative to the target, so the geometric tests below read as
+//! tests "about the origin" whatever the target is.
+//!
+//! The tests, for the record (all signs are triple products, so they only
+//! depend on the line of the ray, not on where the target sits on it):
+//! - discovery keeps a triangle `(v1, v2, v3)` whose cone from `v0` the ray
+//!   crosses: while the ray leaves the cone through the side opposite a
+//!   vertex, that vertex is replaced by the support along the side's normal;
+//! - refinement replaces one portal vertex by the support `v4` along the
+//!   portal normal, keeping the sub-triangle the ray still crosses, until
+//!   `v4` is no farther than the tolerance beyond the portal plane (the
+//!   portal lies on the boundary).
+
+use crate::inflated::{Inflated, Vertex};
+use crate::limits::{
+    coincidence_tolerance, convergence_tolerance, flatness_tolerance, MAX_DISCOVERY_ITERATIONS,
+    MAX_REFINEMENT_ITERATIONS,
+};
+use mink_support::{Real, Support, Vec3};
+
+/// Where the ray of a pass goes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Ray<R> {
+    /// From the interior point through the origin (classic MPR).
+    ThroughOrigin,
+    /// From the interior point along this direction (any length).
+    Along(Vec3<R>),
+}
+
+/// How a pass ended.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum End<R> {
+    /// The target lies behind the portal, inside the difference (only when
+    /// the caller asked to stop there).
+    Inside,
+    /// A plane with this unit normal separates the origin from the
+    /// difference: every point `w` of it has `w · n < 0`.
+    Separated(Vec3<R>),
+    /// The difference has no volume around the interior point.
+    Degenerate,
+    /// Discovery hit its cap without a portal.
+    DiscoveryCap,
+    /// The portal reached the boundary: unit normal `n`, support `v4` along it.
+    Converged(Vec3<R>, Vertex<R>),
+    /// Refinement hit its cap: the last portal normal and support.
+    RefinementCap(Vec3<R>, Vertex<R>),
+}
+
+/// The state a pass leaves behind.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pass<R> {
+    /// How it ended.
+    pub end: End<R>,
+    /// `v0` (interior) and the portal `v1, v2, v3`, shifted by `target`.
+    pub v: [Vertex<R>; 4],
+    /// The point subtracted from every vertex (A's frame).
+    pub target: Vec3<R>,
+    /// Unit direction of the ray.
+    pub dir: Vec3<R>,
+    /// `true` once the origin is known to be inside the difference.
+    pub inside: bool,
+    /// `true` when the interior point coincided with the origin.
+    pub coincident: bool,
+    /// Size of the difference seen from `v0` (meters): the tolerance scale.
+    pub size: R,
+    /// Discovery plus refinement iterations.
+    pub iterations: u32,
+}
+
+/// Shifts a vertex from one target to another.
+#[inline(always)]
+fn retarget<R: Real>(v: &mut Vertex<R>, old: Vec3<R>, new: Vec3<R>) {
+    v.w = v.w + old - new;
+}
+
+/// Runs one pass from the interior vertex `v0` (unshifted) along `ray`.
+///
+/// `check_separation` enables the early "separated" exits, valid only when
+/// the target is the origin; `stop_inside` returns [`End::Inside`] as soon
+/// as the origin is known to be inside (the boolean query).
+pub(crate) fn run<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
+    inf: &mut Inflated<'_, '_, R, A, B, I>,
+    v0: Vertex<R>,
+    ray: Ray<R>,
+    check_separation: bool,
+    stop_inside: bool,
+) -> Pass<R> {
+    inf.target = Vec3::ZERO;
+    let mut v0 = v0;
+    let (dir, mut coincident) = match ray {
+        Ray::ThroughOrigin => match (-v0.w).try_normalize() {
+            Some(d) => (d, false),
+            None => (Vec3::X, true),
+        },
+        Ray::Along(d) => (d.normalize_or(Vec3::X), false),
+    };
+    let mut v1 = inf.support(dir);
+    let size = (v1.w - v0.w).norm().max_of(R::min_positive_value());
+    let mut check = check_separation;
+    let mut inside = false;
+    if let Ray::ThroughOrigin = ray {
+        if v0.w.norm() <= coincidence_tolerance::<R>() * size {
+            coincident = true;
+        }
+    }
+    let use_target = coincident || matches!(ray, Ray::Along(_));
+    if use_target {
+        // Aim at a point one size beyond v0 on the ray: the cone tests stay
+        // well conditioned. The origin is inside when v0 coincides with it.
+        let target = v0.w + dir * size;
+        retarget(&mut v0, Vec3::ZERO, target);
+        retarget(&mut v1, Vec3::ZERO, target);
+        inf.target = target;
+        check = false;
+        inside = coincident;
+    }
+    let mut pass = Pass {
+        end: End::Degenerate,
+        v: [v0, v1, v1, v1],
+        target: inf.target,
+        dir,
+        inside,
+        coincident,
+        size,
+        iterations: 1,
+    };
+    if check && v1.w.dot(dir) < R::ZERO {
+        pass.end = End::Separated(dir);
+        return pass;
+    }
+    let flat = flatness_tolerance::<R>() * size;
+
+    // Second vertex: the support normal to a plane that holds the ray.
+    let a1 = v1.w - v0.w;
+    let mut m = a1.cross(dir);
+    if m.norm_squared() <= (coincidence_tolerance::<R>() * size).powi(2) {
+        // v1 lies on the ray: any plane holding the ray holds v1 too.
+        m = dir.any_orthonormal();
+    }
+    let m = m.normalize_or(dir.any_orthonormal());
+    let mut v2 = inf.support(m);
+    pass.iterations += 1;
+    if check && v2.w.dot(m) < R::ZERO {
+        pass.end = End::Separated(m);
+        return pass;
+    }
+    if (v2.w - v0.w).dot(m) <= flat {
+        return pass; // Degenerate
+    }
+
+    // Third vertex: discovery loop.
+    let mut n = (v1.w - v0.w).cross(v2.w - v0.w);
+    if n.dot(dir) < R::ZERO {
+        core::mem::swap(&mut v1, &mut v2);
+        n = -n;
+    }
+    let mut v3 = v2;
+    let mut found = false;
+    for _ in 0..MAX_DISCOVERY_ITERATIONS {
+        pass.iterations += 1;
+        let nu = match n.try_normalize() {
+            Some(nu) => nu,
+            None => {
+                pass.v = [v0, v1, v2, v3];
+                return pass; // Degenerate
+            }
+        };
+        v3 = inf.support(nu);
+        if check && v3.w.dot(nu) < R::ZERO {
+            pass.v = [v0, v1, v2, v3];
+            pass.end = End::Separated(nu);
+            return pass;
+        }
+        if (v3.w - v0.w).dot(nu) <= flat {
+            pass.v = [v0, v1, v2, v3];
+            return pass; // Degenerate
+        }
+        // Does the ray leave the cone through the side (v0, v1, v3)?
+        let slack = triple_slack(v0.w, v1.w, v3.w);
+        if v1.w.cross(v3.w).dot(v0.w) < -slack {
+            v2 = v3;
+            n = (v1.w - v0.w).cross(v3.w - v0.w);
+            continue;
+        }
+        // ... or through the side (v0, v3, v2)?
+        let slack = triple_slack(v0.w, v3.w, v2.w);
+        if v3.w.cross(v2.w).dot(v0.w) < -slack {
+            v1 = v3;
+            n = (v3.w - v0.w).cross(v2.w - v0.w);
+            continue;
+        }
+        found = true;
+        break;
+    }
+    pass.v = [v0, v1, v2, v3];
+    if !found {
+        pass.end = End::DiscoveryCap;
+        return pass;
+    }
+    if pass.inside && stop_inside {
+        // Coincident interior points and a difference with volume around
+        // them: the origin is inside.
+        pass.end = End::Inside;
+        return pass;
+    }
+    refine(inf, &mut pass, check, stop_inside);
+    pass
+}
+
+/// Rounding slack of the triple product `(a × b) · c`: a few ulps of the
+/// product of the three lengths.
+#[inline(always)]
+fn triple_slack<R: Real>(a: Vec3<R>, b: Vec3<R>, c: Vec3<R>) -> R {
+    R::EPSILON * R::lit(8.0) * (a.norm_squared() * b.norm_squared() * c.norm_squared()).sqrt()
+}
+
+/// `true` when the ray from `v0` along `dir` crosses triangle `(a, b, c)`
+/// (oriented with its normal along `dir`), edges included: the three edge
+/// triple products are not negative.
+#[inline(always)]
+fn crosses<R: Real>(v0: Vec3<R>, a: Vec3<R>, b: Vec3<R>, c: Vec3<R>, dir: Vec3<R>) -> bool {
+    let (pa, pb, pc) = (a - v0, b - v0, c - v0);
+    pa.cross(pb).dot(dir) >= R::ZERO
+        && pb.cross(pc).dot(dir) >= R::ZERO
+        && pc.cross(pa).dot(dir) >= R::ZERO
+}
+
+/// How deep inside triangle `(a, b, c)` the ray from `v0` along `dir`
+/// passes: the smallest of the three edge triple products (each normalized
+/// by its edge vectors' lengths), positive inside, zero on an edge, negative
+/// outside. The triangle is oriented with its normal along `dir`.
+#[inline(always)]
+fn crossing<R: Real>(v0: Vec3<R>, a: Vec3<R>, b: Vec3<R>, c: Vec3<R>, dir: Vec3<R>) -> R {
+    let (pa, pb, pc) = (a - v0, b - v0, c - v0);
+    let edge = |p: Vec3<R>, q: Vec3<R>| {
+        let scale = p.norm() * q.norm();
+        if scale > R::ZERO {
+            p.cross(q).dot(dir) / scale
+        } else {
+            R::ZERO
+        }
+    };
+    edge(pa, pb).min_of(edge(pb, pc)).min_of(edge(pc, pa))
+}
+
+/// The refinement loop of a pass whose portal `pass.v[1..4]` the ray crosses.
+fn refine<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
+    inf: &mut Inflated<'_, '_, R, A, B, I>,
+    pass: &mut Pass<R>,
+    check: bool,
+    stop_inside: bool,
+) {
+    let [v0, mut v1, mut v2, mut v3] = pass.v;
+    let tol = convergence_tolerance::<R>() * (pass.size + pass.target.norm());
+    let mut last = End::Degenerate;
+    for step in 0..MAX_REFINEMENT_ITERATIONS {
+        pass.iterations += 1;
+        let n = match (v2.w - v1.w).cross(v3.w - v1.w).try_normalize() {
+            Some(n) if n.dot(v1.w - v0.w) >= R::ZERO => n,
+            Some(n) => -n,
+            None => {
+                // The portal collapsed to a segment: the boundary there is
+                // an edge the ray passes through; stop with the ray itself.
+                let v4 = inf.support(pass.dir);
+                last = End::Converged(pass.dir, v4);
+                break;
+            }
+        };
+        if !pass.inside && n.dot(v1.w) >= R::ZERO {
+            pass.inside = true;
+            if stop_inside {
+                last = End::Inside;
+                break;
+            }
+        }
+        let v4 = inf.support(n);
+        let reach = v4.w.dot(n);
+        if check && !pass.inside && reach < R::ZERO {
+            last = End::Separated(n);
+            break;
+        }
+        if reach - v1.w.dot(n) <= tol {
+            last = End::Converged(n, v4);
+            break;
+        }
+        if step + 1 == MAX_REFINEMENT_ITERATIONS {
+            last = End::RefinementCap(n, v4);
+            break;
+        }
+        // Keep the sub-portal the ray crosses. The classic rule tests v1,
+        // v2, v3 against the plane through v0, v4 and the ray, which picks
+        // arbitrarily when the ray runs exactly through a portal vertex or
+        // edge (two equal boxes offset along a diagonal); when its pick is
+        // not crossed by the ray, the three candidates are scored and the
+        // one the ray crosses deepest is kept, which cannot lose the ray.
+        let c = v4.w.cross(v0.w);
+        let classic = if v1.w.dot(c) > R::ZERO {
+            if v2.w.dot(c) > R::ZERO {
+                0
+            } else {
+                2
+            }
+        } else if v3.w.dot(c) > R::ZERO {
+            1
+        } else {
+            0
+        };
+        let candidates = [[v4, v2, v3], [v1, v4, v3], [v1, v2, v4]];
+        let [a, b, d] = candidates[classic];
+        let pick = if crosses(v0.w, a.w, b.w, d.w, pass.dir) {
+            classic
+        } else {
+            let mut best = classic;
+            let mut best_score = -R::INFINITY;
+            for (i, c) in candidates.iter().enumerate() {
+                let score = crossing(v0.w, c[0].w, c[1].w, c[2].w, pass.dir);
+                if score > best_score {
+                    best_score = score;
+                    best = i;
+                }
+            }
+            best
+        };
+        [v1, v2, v3] = candidates[pick];
+    }
+    pass.v = [v0, v1, v2, v3];
+    pass.end = last;
+}
