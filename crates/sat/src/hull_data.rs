@@ -1,0 +1,267 @@
+//! What SAT needs of a hull beyond its topology: the Gauss-map arc of every
+//! edge and an inscribed sphere, in flat arrays that can be borrowed from
+//! `static` slices ([`SatArrays`], [`SatHull`]) or built once from a
+//! [`HullView`] (no allocation with [`fill_gauss_arcs`] and
+//! [`InscribedSphere::of`]; owned with [`SatData`] under `alloc`).
+
+use mink_support::{HullView, Real, ShapeError, Vec3};
+
+/// Corners of a tetrahedron: its centroid is their sum over this.
+const TETRAHEDRON_CORNERS: f64 = 4.0;
+
+/// The Gauss-map arc of one hull edge, hull frame.
+///
+/// On the Gauss map a face is a point (its unit normal) and an edge is the
+/// great-circle arc between the normals of its two faces, `faces[0]` (left)
+/// and `faces[1]` (right) of the [`HullEdge`](mink_support::HullEdge). Every
+/// separating axis an edge can take part in lies on that arc. The arc is
+/// stored by what the SAT query needs without touching the vertices: the
+/// edge's unit direction (the arc's pole) and the cosine of its angle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
+pub struct GaussArc<R> {
+    /// Unit direction from `vertices[0]` to `vertices[1]`, hull frame. On a
+    /// convex hull it is parallel to `n_left × n_right`.
+    pub direction: Vec3<R>,
+    /// `n_left · n_right`, the cosine of the arc's angle (in `[-1, 1]`).
+    pub cos: R,
+}
+
+/// A sphere inside the hull: the hull's volume centroid and the distance
+/// from it to the nearest face plane. It need not be the largest one; SAT
+/// only needs a sphere that the hull surely contains.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
+pub struct InscribedSphere<R> {
+    /// The centre, hull frame, meters.
+    pub center: Vec3<R>,
+    /// The radius, meters (`>= 0`).
+    pub radius: R,
+}
+
+impl<R: Real> InscribedSphere<R> {
+    /// The inscribed sphere of `hull`: its volume centroid (computed from a
+    /// fan of tetrahedra on the face loops, apex at the vertex centroid) and
+    /// the smallest distance from it to a face plane, clamped at 0.
+    ///
+    /// Errors: [`ShapeError::Degenerate`] when the hull has no volume (the
+    /// centroid is undefined) and [`ShapeError::NonFinite`] when the result
+    /// is not finite. An `O(V + F)` scan, meant for build time.
+    pub fn of(hull: &HullView<'_, R>) -> Result<Self, ShapeError> {
+        let apex = hull.vertex_centroid();
+        let vs = hull.vertices();
+        let mut volume6 = R::ZERO;
+        let mut moment = Vec3::ZERO;
+        for f in 0..hull.face_count() {
+            let lp = hull.face(f);
+            let Some(&first) = lp.first() else { continue };
+            let Some(&p0) = vs.get(first as usize) else {
+                continue;
+            };
+            for w in lp.windows(2).skip(1) {
+                let (Some(&p1), Some(&p2)) = (vs.get(w[0] as usize), vs.get(w[1] as usize)) else {
+                    continue;
+                };
+                // Six times the signed volume of (apex, p0, p1, p2); positive
+                // for a counter-clockwise loop seen from outside.
+                let v6 = (p0 - apex).dot((p1 - apex).cross(p2 - apex));
+                volume6 += v6;
+                // The tetrahedron's centroid is the mean of its corners.
+                moment += (apex + p0 + p1 + p2) * v6;
+            }
+        }
+        if volume6 <= R::ZERO {
+            return Err(ShapeError::Degenerate("hull without volume"));
+        }
+        let center = moment / (volume6 * R::lit(TETRAHEDRON_CORNERS));
+        let mut radius = R::INFINITY;
+        for p in hull.planes() {
+            radius = radius.min_of(-p.distance(center));
+        }
+        let radius = radius.max_of(R::ZERO);
+        if !center.is_finite() || !radius.finite() {
+            return Err(ShapeError::NonFinite("inscribed sphere"));
+        }
+        Ok(Self { center, radius })
+    }
+}
+
+/// Writes the Gauss-map arc of every edge of `hull` into `out` (one entry
+/// per edge, same order as [`HullView::edges`]), without allocating.
+///
+/// Errors: [`ShapeError::Capacity`] when `out` is shorter than the edge
+/// list, [`ShapeError::Degenerate`] for an edge of zero length and
+/// [`ShapeError::Inconsistent`] for an edge whose vertex or face index is
+/// out of range (only possible on unchecked arrays).
+pub fn fill_gauss_arcs<R: Real>(
+    hull: &HullView<'_, R>,
+    out: &mut [GaussArc<R>],
+) -> Result<(), ShapeError> {
+    let edges = hull.edges();
+    if out.len() < edges.len() {
+        return Err(ShapeError::Capacity(
+            "Gauss arc buffer shorter than the edges",
+        ));
+    }
+    let (vs, planes) = (hull.vertices(), hull.planes());
+    for (e, slot) in edges.iter().zip(out.iter_mut()) {
+        let (Some(&a), Some(&b)) = (
+            vs.get(e.vertices[0] as usize),
+            vs.get(e.vertices[1] as usize),
+        ) else {
+            return Err(ShapeError::Inconsistent("edges: vertex index out of range"));
+        };
+        let (Some(l), Some(r)) = (
+            planes.get(e.faces[0] as usize),
+            planes.get(e.faces[1] as usize),
+        ) else {
+            return Err(ShapeError::Inconsistent("edges: face index out of range"));
+        };
+        let direction = (b - a)
+            .try_normalize()
+            .ok_or(ShapeError::Degenerate("hull edge of zero length"))?;
+        let cos = l.normal.dot(r.normal).max_of(-R::ONE).min_of(R::ONE);
+        *slot = GaussArc { direction, cos };
+    }
+    Ok(())
+}
+
+/// The SAT data of one hull, borrowed: the input of [`SatHull::new`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SatArrays<'a, R> {
+    /// One arc per hull edge, same order as the hull's edges.
+    pub arcs: &'a [GaussArc<R>],
+    /// The inscribed sphere, hull frame.
+    pub sphere: InscribedSphere<R>,
+    /// The largest distance from the sphere's centre to a vertex, meters:
+    /// the hull's size, which scales SAT's round-off slack.
+    pub extent: R,
+}
+
+/// A hull together with its SAT data: what [`sat`](crate::sat) and the
+/// manifold take. `Copy`, borrowed, no allocation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SatHull<'a, R> {
+    hull: HullView<'a, R>,
+    arrays: SatArrays<'a, R>,
+}
+
+impl<'a, R: Real> SatHull<'a, R> {
+    /// The SAT hull of `hull` with its data `arrays`, after checking that
+    /// there is one arc per edge, every arc is finite with a unit direction
+    /// (within `sqrt(ε)`) and a cosine in `[-1, 1]`, and the sphere is finite
+    /// with a radius `>= 0`. It does not recompute the arcs: data baked for
+    /// another hull passes if the sizes agree, and SAT's answers are then
+    /// wrong (never a panic). Errors: [`ShapeError::Inconsistent`],
+    /// [`ShapeError::NonFinite`], [`ShapeError::Negative`].
+    pub fn new(hull: HullView<'a, R>, arrays: SatArrays<'a, R>) -> Result<Self, ShapeError> {
+        if arrays.arcs.len() != hull.edges().len() {
+            return Err(ShapeError::Inconsistent("arcs: one per edge"));
+        }
+        let unit_tol = R::sqrt_epsilon();
+        for arc in arrays.arcs {
+            if !arc.direction.is_finite() || !arc.cos.finite() {
+                return Err(ShapeError::NonFinite("Gauss arc"));
+            }
+            if (arc.direction.norm_squared() - R::ONE).abs() > unit_tol || arc.cos.abs() > R::ONE {
+                return Err(ShapeError::Inconsistent(
+                    "arcs: unit direction, cos in [-1, 1]",
+                ));
+            }
+        }
+        let s = arrays.sphere;
+        if !s.center.is_finite() || !s.radius.finite() {
+            return Err(ShapeError::NonFinite("inscribed sphere"));
+        }
+        if !arrays.extent.finite() {
+            return Err(ShapeError::NonFinite("hull extent"));
+        }
+        if s.radius < R::ZERO || arrays.extent < R::ZERO {
+            return Err(ShapeError::Negative("inscribed sphere radius"));
+        }
+        Ok(Self { hull, arrays })
+    }
+
+    /// The SAT hull without checks, for `static` data baked by [`SatData`].
+    /// Queries never panic on inconsistent data, but their answers are then
+    /// meaningless.
+    #[inline(always)]
+    pub const fn new_unchecked(hull: HullView<'a, R>, arrays: SatArrays<'a, R>) -> Self {
+        Self { hull, arrays }
+    }
+
+    /// The hull.
+    #[inline(always)]
+    pub fn hull(&self) -> &HullView<'a, R> {
+        &self.hull
+    }
+
+    /// The Gauss-map arcs, one per edge.
+    #[inline(always)]
+    pub fn arcs(&self) -> &'a [GaussArc<R>] {
+        self.arrays.arcs
+    }
+
+    /// The inscribed sphere, hull frame.
+    #[inline(always)]
+    pub fn sphere(&self) -> InscribedSphere<R> {
+        self.arrays.sphere
+    }
+
+    /// The largest distance from the sphere's centre to a vertex, meters.
+    #[inline(always)]
+    pub fn extent(&self) -> R {
+        self.arrays.extent
+    }
+}
+
+/// The owned SAT data of one hull (feature `alloc`): build it once with
+/// [`SatData::from_view`], keep it next to the hull, and pair the two with
+/// [`SatData::with_hull`]. Its arrays can be written out as `static` data
+/// for [`SatHull::new_unchecked`].
+#[cfg(feature = "alloc")]
+#[derive(Clone, Debug, PartialEq)]
+pub struct SatData<R> {
+    arcs: alloc::vec::Vec<GaussArc<R>>,
+    sphere: InscribedSphere<R>,
+    extent: R,
+}
+
+#[cfg(feature = "alloc")]
+impl<R: Real> SatData<R> {
+    /// The SAT data of `hull`: [`fill_gauss_arcs`] and
+    /// [`InscribedSphere::of`], whose errors it returns.
+    pub fn from_view(hull: &HullView<'_, R>) -> Result<Self, ShapeError> {
+        let blank = GaussArc {
+            direction: Vec3::ZERO,
+            cos: R::ZERO,
+        };
+        let mut arcs = alloc::vec![blank; hull.edges().len()];
+        fill_gauss_arcs(hull, &mut arcs)?;
+        let sphere = InscribedSphere::of(hull)?;
+        let extent = hull
+            .vertices()
+            .iter()
+            .fold(R::ZERO, |m, &v| m.max_of((v - sphere.center).norm()));
+        Ok(Self {
+            arcs,
+            sphere,
+            extent,
+        })
+    }
+
+    /// The arrays, borrowed.
+    pub fn arrays(&self) -> SatArrays<'_, R> {
+        SatArrays {
+            arcs: &self.arcs,
+            sphere: self.sphere,
+            extent: self.extent,
+        }
+    }
+
+    /// `hull` with this data, after the checks of [`SatHull::new`] (pass
+    /// the hull the data was built from).
+    pub fn with_hull<'a>(&'a self, hull: HullView<'a, R>) -> Result<SatHull<'a, R>, ShapeError> {
+        SatHull::new(hull, self.arrays())
+    }
+}

@@ -1,0 +1,262 @@
+//! Contact manifolds between two hulls from the SAT axis: face contacts by
+//! clipping the incident face against the reference face, edge contacts as
+//! one point at the closest points of the two edges.
+
+use crate::clip::{
+    clip_incident, closest_segment_params, incident_face, reduce, ClipError, ContactPoint,
+    FeatureId, MAX_MANIFOLD_POINTS, NO_FEATURE,
+};
+use crate::hull_data::SatHull;
+use crate::query::{sat_local, Culling, SatCounters, SatFeature, SatResult};
+use heapless::Vec as HVec;
+use mink_support::{HullIndex, Iso3, Real, Vec3};
+
+/// How much better (meters, as a fraction of the smaller hull's
+/// [`extent`](SatHull::extent)) an edge pair must separate than the best
+/// face, or B's best face than A's, to be chosen: faces give full
+/// manifolds and A as reference keeps ids stable, so near ties go to them.
+pub const FEATURE_PREFERENCE_FRACTION: f64 = 1e-3;
+
+/// How a manifold query ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum ManifoldStatus {
+    /// The manifold holds (it has no point when the hulls are farther apart
+    /// than the margin).
+    Ok,
+    /// A pose or the margin is not finite: no points.
+    NonFinite,
+    /// A hull has no face or no vertex (inconsistent unchecked data): no
+    /// points.
+    Empty,
+    /// The clipped polygon outgrew
+    /// [`MAX_CLIP_VERTICES`](crate::MAX_CLIP_VERTICES): no points.
+    Capacity,
+}
+
+/// A contact manifold between hulls A and B.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Manifold<R> {
+    /// How the query ended.
+    pub status: ManifoldStatus,
+    /// Unit normal from A towards B, world frame.
+    pub normal: Vec3<R>,
+    /// The SAT feature the manifold was built from.
+    pub feature: SatFeature,
+    /// The hulls' SAT separation along `normal`, meters (negative when
+    /// overlapping).
+    pub separation: R,
+    /// Up to [`MAX_MANIFOLD_POINTS`] points whose separation is at most the
+    /// margin.
+    pub points: HVec<ContactPoint<R>, MAX_MANIFOLD_POINTS>,
+    /// The SAT query's counters.
+    pub counters: SatCounters,
+}
+
+impl<R: Real> Manifold<R> {
+    pub(crate) fn empty(status: ManifoldStatus) -> Self {
+        Self {
+            status,
+            normal: Vec3::X,
+            feature: SatFeature::FaceA(0),
+            separation: R::ZERO,
+            points: HVec::new(),
+            counters: SatCounters::default(),
+        }
+    }
+}
+
+/// The contact manifold of hull `a` at `pose_a` and hull `b` at `pose_b`
+/// (world frame, meters), keeping the points whose separation is at most
+/// `margin` (meters, the speculative margin; negative values count as 0).
+///
+/// The SAT axis (with culling) decides the contact type. A face (A's, or
+/// B's when it separates clearly better) is the reference face; the
+/// incident face is the other hull's face most anti-parallel to it; the
+/// incident face is clipped against the reference face's side planes, and
+/// the points within the margin above the reference plane are reduced to
+/// at most 4 (the deepest, then the largest area). An edge pair that
+/// separates clearly better than every face gives one point midway between
+/// the closest points of the two edges. Each point carries a [`FeatureId`]
+/// that stays the same while the same features touch.
+///
+/// No allocation, no panic; a non-finite pose or margin gives
+/// [`ManifoldStatus::NonFinite`] and no points.
+pub fn manifold<R: Real>(
+    a: &SatHull<'_, R>,
+    pose_a: &Iso3<R>,
+    b: &SatHull<'_, R>,
+    pose_b: &Iso3<R>,
+    margin: R,
+) -> Manifold<R> {
+    if !pose_a.is_finite() || !pose_b.is_finite() || !margin.finite() {
+        return Manifold::empty(ManifoldStatus::NonFinite);
+    }
+    let margin = margin.max_of(R::ZERO);
+    let pose_ab = pose_a.inv_mul(pose_b);
+    let Some(q) = sat_local(a, b, &pose_ab, Culling::On) else {
+        return Manifold::empty(ManifoldStatus::Empty);
+    };
+    manifold_from(a, pose_a, b, pose_b, &pose_ab, q, margin)
+}
+
+/// The manifold from the SAT answer `q` in A's frame (`pose_ab` = B in A's
+/// frame, every pose finite, `margin >= 0`).
+pub(crate) fn manifold_from<R: Real>(
+    a: &SatHull<'_, R>,
+    pose_a: &Iso3<R>,
+    b: &SatHull<'_, R>,
+    pose_b: &Iso3<R>,
+    pose_ab: &Iso3<R>,
+    q: SatResult<R>,
+    margin: R,
+) -> Manifold<R> {
+    let tol = R::lit(FEATURE_PREFERENCE_FRACTION) * a.extent().min_of(b.extent());
+    // Faces first, A before B, edges only when clearly better.
+    let mut face = q.face_a;
+    if let Some(fb) = q.face_b {
+        if fb.separation > face.separation + tol {
+            face = fb;
+        }
+    }
+    let chosen = match q.edges {
+        Some(e) if e.separation > face.separation + tol => e,
+        _ => face,
+    };
+    let mut out = Manifold {
+        status: ManifoldStatus::Ok,
+        normal: pose_a.rotation.mul_vec(chosen.normal),
+        feature: chosen.feature,
+        separation: chosen.separation,
+        points: HVec::new(),
+        counters: q.counters,
+    };
+    if chosen.separation > margin {
+        return out;
+    }
+    let face_built = |feature: SatFeature| match feature {
+        SatFeature::FaceB(f) => face_contact(b, pose_b, a, &pose_ab.inverse(), f, margin, true),
+        SatFeature::FaceA(f) => face_contact(a, pose_a, b, pose_ab, f, margin, false),
+        SatFeature::EdgePair(..) => Ok(HVec::new()),
+    };
+    let built = match chosen.feature {
+        SatFeature::EdgePair(i, j) => {
+            let tangent_tol = R::sqrt_epsilon() * (a.extent() + b.extent());
+            match edge_contact(a, pose_a, b, pose_ab, i, j, chosen.normal, tangent_tol) {
+                Some(points) => Ok(points),
+                None => {
+                    // The edges' closest points are not their lines' (the
+                    // hulls are apart and nearest elsewhere): the best face
+                    // gives points on both surfaces instead.
+                    out.normal = pose_a.rotation.mul_vec(face.normal);
+                    out.feature = face.feature;
+                    out.separation = face.separation;
+                    face_built(face.feature)
+                }
+            }
+        }
+        feature => face_built(feature),
+    };
+    match built {
+        Ok(points) => out.points = points,
+        Err(ClipError::Capacity) => out.status = ManifoldStatus::Capacity,
+    }
+    out
+}
+
+/// The points of a face contact with face `ref_face` of `refh` (posed at
+/// `pose_ref`, world) as reference and `inc` posed by `pose_ri` in the
+/// reference frame; `flipped` when the reference hull is B.
+fn face_contact<R: Real>(
+    refh: &SatHull<'_, R>,
+    pose_ref: &Iso3<R>,
+    inc: &SatHull<'_, R>,
+    pose_ri: &Iso3<R>,
+    ref_face: HullIndex,
+    margin: R,
+    flipped: bool,
+) -> Result<HVec<ContactPoint<R>, MAX_MANIFOLD_POINTS>, ClipError> {
+    let Some(plane) = refh.hull().planes().get(ref_face as usize).copied() else {
+        return Ok(HVec::new());
+    };
+    let n = plane.normal;
+    let inc_face = incident_face(inc, pose_ri, n);
+    let poly = clip_incident(refh, ref_face as usize, inc, inc_face, pose_ri)?;
+    let mut kept: HVec<(Vec3<R>, R, FeatureId), { crate::clip::MAX_CLIP_VERTICES }> = HVec::new();
+    for cv in &poly {
+        let s = plane.distance(cv.p);
+        if s <= margin {
+            let id = FeatureId {
+                reference: ref_face,
+                incident: inc_face as HullIndex,
+                reference_vertex: cv.reference_vertex,
+                incident_vertex: cv.incident_vertex,
+                flipped,
+            };
+            // Midway between the incident point and its foot on the
+            // reference plane. Same capacity as `poly`: cannot fail.
+            let _ = kept.push((cv.p - n * (s * R::HALF), s, id));
+        }
+    }
+    let mut points = HVec::new();
+    for (p, s, id) in reduce(&kept, n) {
+        let _ = points.push(ContactPoint {
+            position: pose_ref.transform_point(p),
+            separation: s,
+            id,
+        });
+    }
+    Ok(points)
+}
+
+/// The single point of an edge–edge contact: midway between the closest
+/// points of A's edge `i` and B's edge `j` (A's frame, `n` the SAT axis in
+/// A's frame), its separation their gap along `n`. `None` when the closest
+/// points are off the normal by more than `tangent_tol` (meters): a segment
+/// end was clamped, so the pair is not where the hulls are closest.
+fn edge_contact<R: Real>(
+    a: &SatHull<'_, R>,
+    pose_a: &Iso3<R>,
+    b: &SatHull<'_, R>,
+    pose_ab: &Iso3<R>,
+    i: HullIndex,
+    j: HullIndex,
+    n: Vec3<R>,
+    tangent_tol: R,
+) -> Option<HVec<ContactPoint<R>, MAX_MANIFOLD_POINTS>> {
+    let mut points = HVec::new();
+    let (ha, hb) = (a.hull(), b.hull());
+    let (Some(ea), Some(eb)) = (ha.edges().get(i as usize), hb.edges().get(j as usize)) else {
+        return Some(points);
+    };
+    let end =
+        |h: &mink_support::HullView<'_, R>, v: HullIndex| h.vertices().get(v as usize).copied();
+    let (Some(p0), Some(p1), Some(q0), Some(q1)) = (
+        end(ha, ea.vertices[0]),
+        end(ha, ea.vertices[1]),
+        end(hb, eb.vertices[0]),
+        end(hb, eb.vertices[1]),
+    ) else {
+        return Some(points);
+    };
+    let (q0, q1) = (pose_ab.transform_point(q0), pose_ab.transform_point(q1));
+    let (s, t) = closest_segment_params(p0, p1, q0, q1);
+    let pa = p0 + (p1 - p0) * s;
+    let pb = q0 + (q1 - q0) * t;
+    let gap = (pb - pa).dot(n);
+    if (pb - pa - n * gap).norm() > tangent_tol {
+        return None;
+    }
+    let _ = points.push(ContactPoint {
+        position: pose_a.transform_point((pa + pb) * R::HALF),
+        separation: gap,
+        id: FeatureId {
+            reference: i,
+            incident: j,
+            reference_vertex: NO_FEATURE,
+            incident_vertex: NO_FEATURE,
+            flipped: false,
+        },
+    });
+    Some(points)
+}
