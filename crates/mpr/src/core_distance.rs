@@ -11,8 +11,11 @@
 //! support along `-q` and keeps the smallest face, edge or vertex that holds
 //! the new closest point. The loop stops when the support does not get
 //! closer to the origin than `q` by more than the tolerance (the cores are
-//! apart and `q` is the answer), when the simplex encloses the origin (the
-//! cores overlap), or at [`MAX_CORE_ITERATIONS`].
+//! apart and `q` is the answer), when rounding stops `|q|` from decreasing
+//! (likewise: `q` is the answer), when the simplex encloses the origin (the
+//! cores overlap; only believed when the last support point reached the
+//! origin's side, since a degenerate simplex can fake it), or at
+//! [`MAX_CORE_ITERATIONS`].
 
 use crate::inflated::Inflated;
 use crate::limits::{core_distance_tolerance, MAX_CORE_ITERATIONS};
@@ -78,7 +81,22 @@ pub(crate) fn core_distance<R: Real, A: Support<R>, B: Support<R>, const I: bool
             len += 1;
         }
         match reduce(&mut simplex, &mut len) {
+            // In exact arithmetic |q| decreases at every step. Near a curved
+            // boundary (a cone's or cylinder's rim) the new support points
+            // crowd within rounding of each other, the simplex degenerates
+            // and |q| stops decreasing: `q` is then as close as this
+            // arithmetic gets, and iterating on would only cycle.
+            Some(closest) if closest.w.norm() >= qn => {
+                return (CoreDistance::Apart { q }, iterations);
+            }
             Some(closest) => q = closest,
+            // The old simplex lies in the half-space `q·x >= |q|²`, so adding
+            // `w` can enclose the origin only if `w` reaches the plane
+            // `q·x = 0` (`lower <= 0`). With `lower` above the tolerance the
+            // enclosure `reduce` reports is a degenerate simplex (three
+            // near-equal rim points) whose face signs are rounding noise: the
+            // cores are apart, farther than `lower`.
+            None if lower > tol => return (CoreDistance::Apart { q }, iterations),
             None => return (CoreDistance::CoresOverlap, iterations),
         }
     }
