@@ -170,11 +170,16 @@ fn corpus_checks_every_shape_kind_on_moderate_input() {
 fn random_bytes_pass_the_checks() {
     let mut rng = Rng::new(0x5eed_b17e);
     let mut outcomes = [0usize; 3];
-    for _ in 0..20_000 {
+    for i in 0..20_000 {
         let len = rng.below(160);
         let bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
-        for (_, body) in TARGETS {
-            body(&bytes);
+        // Every target on every tenth input (the scene-decoding harnesses
+        // cost milliseconds an input; each crate also runs its own harness
+        // over thousands of seeded inputs), support_points on all of them.
+        for (name, body) in TARGETS {
+            if i % 10 == 0 || *name == "support_points" {
+                body(&bytes);
+            }
         }
         outcomes[match support_points_outcome(&bytes) {
             Outcome::Refused => 0,

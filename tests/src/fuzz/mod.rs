@@ -16,7 +16,69 @@ pub type Harness = fn(&[u8]);
 
 /// Every fuzz target: its name (the `[[bin]]` name in `fuzz/Cargo.toml` and
 /// the folder of its corpus in `fuzz/corpus/`) and its body.
-pub const TARGETS: &[(&str, Harness)] = &[("support_points", support_points)];
+pub const TARGETS: &[(&str, Harness)] = &[
+    ("support_points", support_points),
+    ("support_field", support_field),
+    ("mpr_penetration", mpr_penetration),
+    ("broadphase_pairs", broadphase_pairs),
+    ("islands", islands),
+    ("sat_manifold", sat_manifold),
+];
+
+/// The `sat_manifold` target: `mink_sat::fuzz::check_bytes` in f32 and f64
+/// — two decoded hulls and poses; SAT with culling equals SAT without, and
+/// every contact point lies on both hulls' surfaces.
+pub fn sat_manifold(data: &[u8]) {
+    if let Err(e) = mink_sat::fuzz::check_bytes::<f32>(data) {
+        panic!("sat_manifold (f32): {e:?}");
+    }
+    if let Err(e) = mink_sat::fuzz::check_bytes::<f64>(data) {
+        panic!("sat_manifold (f64): {e:?}");
+    }
+}
+
+/// The `support_field` target: `mink_field::fuzz::fuzz_one_input` — blobs
+/// parsed from raw bytes are refused or answer in range, fields built from
+/// decoded meshes answer within the mesh, and exact mode equals brute force.
+pub fn support_field(data: &[u8]) {
+    if let Err(e) = mink_field::fuzz::fuzz_one_input(data) {
+        panic!("support_field: {e:?}");
+    }
+}
+
+/// The `mpr_penetration` target: `mink_mpr::fuzz::check_bytes` — two
+/// decoded shapes and poses; no NaN, depth >= 0, unit normal, intersect
+/// agrees with penetration, the depth separates the shapes, and swapping A
+/// and B flips the normal.
+pub fn mpr_penetration(data: &[u8]) {
+    if let Err(e) = mink_mpr::fuzz::check_bytes(data) {
+        panic!("mpr_penetration: {e:?}");
+    }
+}
+
+/// The `broadphase_pairs` target: `mink_broadphase::fuzz::fuzz_broadphase`
+/// in f32 and f64 — every frame of a decoded scene and motion reports
+/// exactly the brute-force pair set under the same filters and budget.
+pub fn broadphase_pairs(data: &[u8]) {
+    if let Err(e) = mink_broadphase::fuzz::fuzz_broadphase::<f32>(data) {
+        panic!("broadphase_pairs (f32): {e:?}");
+    }
+    if let Err(e) = mink_broadphase::fuzz::fuzz_broadphase::<f64>(data) {
+        panic!("broadphase_pairs (f64): {e:?}");
+    }
+}
+
+/// The `islands` target: `mink_islands::check::check_bytes` in f32 and f64
+/// — island assignment equals a BFS reference every step, and no link falls
+/// asleep without 10 still steps.
+pub fn islands(data: &[u8]) {
+    if let Err(e) = mink_islands::check::check_bytes::<f32>(data) {
+        panic!("islands (f32): {e:?}");
+    }
+    if let Err(e) = mink_islands::check::check_bytes::<f64>(data) {
+        panic!("islands (f64): {e:?}");
+    }
+}
 
 /// The `support_points` target: decodes a shape (any that mink-support
 /// exports), a pose and a direction from `data`, and checks the shape's

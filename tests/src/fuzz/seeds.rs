@@ -12,8 +12,34 @@ use super::bytes::{ByteWriter, Special};
 pub fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
     match target {
         "support_points" => support_points(),
+        "support_field" | "mpr_penetration" | "broadphase_pairs" | "islands" | "sat_manifold" => {
+            byte_strings(target)
+        }
         _ => Vec::new(),
     }
+}
+
+/// Sixteen deterministic byte strings of 8 to 1,024 bytes for the targets
+/// whose harness decodes any bytes into a case: a SplitMix64 stream seeded
+/// by the target's name, so each target gets its own.
+fn byte_strings(target: &str) -> Vec<(String, Vec<u8>)> {
+    let mut state = target.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    (0..16)
+        .map(|i| {
+            let len = 8usize << (i % 8);
+            let bytes = (0..len).map(|_| next() as u8).collect();
+            (format!("seed-{i:02}"), bytes)
+        })
+        .collect()
 }
 
 /// One valid set of parameters per shape kind, in decoder order, written as
