@@ -9,9 +9,13 @@
 //! - `firmware`: builds the Cortex-M4F firmware example, runs it under QEMU,
 //!   checks its answers and writes its size, stack and instruction figures.
 //! - `fuzz-smoke SECONDS`: runs every cargo-fuzz target for `SECONDS` each.
+//! - `bake-field MESH OUT`: bakes a convex mesh's support field for `static`
+//!   data on a microcontroller.
 //!
-//! Standard library only: xtask must build fast from a clean clone.
+//! Standard library and mink-field (for `bake-field`) only: xtask must build
+//! fast from a clean clone.
 
+mod bake_field;
 mod ci;
 mod firmware;
 mod fuzz;
@@ -30,6 +34,8 @@ commands:
   no-std              build the library crates for bare-metal targets and link the no-std probe
   firmware            run the Cortex-M4F firmware under QEMU, check its answers, write size/stack/instruction figures
   fuzz-smoke SECONDS  run every fuzz target for SECONDS each (nightly, cargo-fuzz)
+  bake-field MESH OUT [--res N] [--compact]
+                      bake a convex mesh's support field into Rust statics (OUT.rs) or a blob
   help                this text
 
 environment:
@@ -45,6 +51,7 @@ fn main() -> ExitCode {
         ["ci"] => ci::run(),
         ["no-std"] => no_std::run(),
         ["firmware"] => firmware::run(),
+        ["bake-field", rest @ ..] => bake_field::run(rest),
         ["fuzz-smoke", seconds] => match seconds.parse::<u64>() {
             Ok(s) if s > 0 => fuzz::smoke(s),
             _ => {
