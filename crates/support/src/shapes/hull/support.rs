@@ -92,16 +92,42 @@ impl<R: Real> HullView<'_, R> {
         let Some(d) = conditioned(dir) else {
             return 0;
         };
-        let mut best = 0usize;
-        let mut best_value = -R::INFINITY;
-        for (i, v) in self.vertices().iter().enumerate() {
-            // Written as selects so that the loop compiles without branches.
-            let value = d.dot(*v);
-            let better = value > best_value;
-            best = if better { i } else { best };
-            best_value = if better { value } else { best_value };
+        // Four independent running maxima (vertices i ≡ lane mod 4), so the
+        // compare-and-select chains overlap instead of waiting on each other;
+        // merged at the end with ties going to the smaller index, which keeps
+        // "the first such vertex" of a single pass.
+        let vs = self.vertices();
+        let mut best = [0usize; 4];
+        let mut best_value = [-R::INFINITY; 4];
+        let mut chunks = vs.chunks_exact(4);
+        let mut base = 0usize;
+        for chunk in &mut chunks {
+            for lane in 0..4 {
+                // Written as selects so that the loop compiles without branches.
+                let value = d.dot(chunk[lane]);
+                let better = value > best_value[lane];
+                best[lane] = if better { base + lane } else { best[lane] };
+                best_value[lane] = if better { value } else { best_value[lane] };
+            }
+            base += 4;
         }
-        best as u32
+        for (lane, v) in chunks.remainder().iter().enumerate() {
+            let value = d.dot(*v);
+            if value > best_value[lane] {
+                best[lane] = base + lane;
+                best_value[lane] = value;
+            }
+        }
+        let mut winner = best[0];
+        let mut winner_value = best_value[0];
+        for lane in 1..4 {
+            let (i, value) = (best[lane], best_value[lane]);
+            if value > winner_value || (value == winner_value && i < winner) {
+                winner = i;
+                winner_value = value;
+            }
+        }
+        winner as u32
     }
 
     /// The index of a vertex with the largest projection on `dir` (any
