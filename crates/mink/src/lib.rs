@@ -8,7 +8,10 @@
 //! This umbrella crate re-exports the workspace's crates and adds what needs
 //! all of them: the [`Shape`] enum for scenes of mixed shapes and its pair
 //! matrix ([`dispatch_pair`]), which resolves a pair of shapes to their
-//! concrete types once per query and then runs fully monomorphized code.
+//! concrete types once per query and then runs fully monomorphized code;
+//! and the queries on two shapes of the enum ([`distance`], [`penetration`],
+//! [`intersect`], in [`query`]), whose algorithm per pair (analytic, GJK,
+//! MPR, GJK+EPA) is chosen at compile time from one table.
 //!
 //! | crate | what it does |
 //! |---|---|
@@ -22,7 +25,7 @@
 //!
 //! ```
 //! use mink::{dispatch_pair, PairVisitor, Shape};
-//! use mink::support::{Capsule, Cuboid, Iso3, Pair, Real, Support, Vec3};
+//! use mink::support::{Capsule, Cuboid, HalfSpace, Iso3, Pair, Real, Support, Vec3};
 //!
 //! /// Separation of A and B along a fixed axis, by support points: a query
 //! /// written once, run on whatever concrete pair the shapes turn out to be.
@@ -37,6 +40,13 @@
 //!         let mut pair = Pair::new(a, &self.pose_a, b, &self.pose_b);
 //!         let s = pair.support(Vec3::X); // the point of A ⊖ B farthest along +x
 //!         -s.w.x - pair.inflation()
+//!     }
+//!     // A half-space is unbounded: no finite gap in general (not measured here).
+//!     fn half_space<S: Support<R>>(self, _: &HalfSpace<R>, _: &S, _: bool) -> R {
+//!         -R::INFINITY
+//!     }
+//!     fn half_spaces(self, _: &HalfSpace<R>, _: &HalfSpace<R>) -> R {
+//!         -R::INFINITY
 //!     }
 //! }
 //!
@@ -59,8 +69,15 @@ pub use mink_mpr as mpr;
 pub use mink_sat as sat;
 pub use mink_support as support;
 
+pub mod query;
 mod shape;
 mod visitor;
 
+pub use query::{distance, intersect, penetration, Body, Method};
 pub use shape::{dispatch_pair, NoCustomShape, Shape};
 pub use visitor::PairVisitor;
+
+/// The README's Rust example, compiled and run as a doctest so it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

@@ -8,7 +8,8 @@
 //! ([`Shape::Custom`]) without editing this crate.
 
 use mink_support::{
-    Aabb, Capsule, Cuboid, Iso3, Point, Real, Rounded, Segment, Sphere, Support, Vec3,
+    Aabb, Capsule, Cone, Cuboid, Cylinder, Ellipsoid, HalfSpace, HullView, Iso3, Point, Real,
+    Rounded, Segment, Sphere, Support, TerrainPrism, Triangle, Vec3,
 };
 
 /// Calls `$callback!` with the list of every convex shape of [`Shape`], as
@@ -31,6 +32,18 @@ macro_rules! shape_list {
             Segment(Segment<R>),
             /// A box with rounded edges: a box core swept by a margin.
             RoundedCuboid(Rounded<Cuboid<R>, R>),
+            /// An ellipsoid.
+            Ellipsoid(Ellipsoid<R>),
+            /// A cylinder along local z.
+            Cylinder(Cylinder<R>),
+            /// A cone along local z, apex at `+half_length`.
+            Cone(Cone<R>),
+            /// A triangle (flat, no volume).
+            Triangle(Triangle<R>),
+            /// A terrain cell: a triangle extruded down to a base height.
+            TerrainPrism(TerrainPrism<R>),
+            /// A convex hull, borrowing its arrays (lifetime `'a`).
+            Hull(HullView<'a, R>),
         }
     };
 }
@@ -54,26 +67,30 @@ macro_rules! define_shape_enum {
         ///
         /// Every variant but [`Shape::HalfSpace`] is convex and bounded and
         /// implements [`Support`]. `'a` is the lifetime of borrowed hull
-        /// data, `U` the user's own shape type ([`NoCustomShape`] when there
-        /// is none).
+        /// data ([`Shape::Hull`]), `U` the user's own shape type
+        /// ([`NoCustomShape`] when there is none).
         #[derive(Clone, Copy, Debug)]
         pub enum Shape<'a, R: Real, U = NoCustomShape> {
             $( $(#[$doc])* $variant($ty), )*
             /// The user's own shape type.
             Custom(U),
-            /// Marks the lifetime `'a` as used until borrowed shapes exist.
-            #[doc(hidden)]
-            _Borrowed(core::marker::PhantomData<&'a ()>, core::convert::Infallible),
+            /// A half-space (`normal · x <= offset` in the shape's frame):
+            /// unbounded, so not [`Support`]; every pair with it is
+            /// answered analytically from the other shape's support.
+            HalfSpace(HalfSpace<R>),
         }
 
         impl<'a, R: Real, U: Support<R>> Shape<'a, R, U> {
             /// The tight world AABB of the whole shape (core and inflation)
-            /// at `pose` (shape frame to world), meters.
+            /// at `pose` (shape frame to world), meters. A half-space is
+            /// unbounded: its box spans `-R::MAX..R::MAX` on every axis.
             pub fn world_aabb(&self, pose: &Iso3<R>) -> Aabb<R> {
                 match self {
                     $( Shape::$variant(s) => s.world_aabb(pose), )*
                     Shape::Custom(s) => s.world_aabb(pose),
-                    Shape::_Borrowed(_, never) => match *never {},
+                    Shape::HalfSpace(_) => {
+                        Aabb::new(Vec3::splat(-R::MAX), Vec3::splat(R::MAX))
+                    }
                 }
             }
 
@@ -83,7 +100,7 @@ macro_rules! define_shape_enum {
                 match self {
                     $( Shape::$variant(s) => s.inflation(), )*
                     Shape::Custom(s) => s.inflation(),
-                    Shape::_Borrowed(_, never) => match *never {},
+                    Shape::HalfSpace(_) => R::ZERO,
                 }
             }
 
@@ -92,7 +109,7 @@ macro_rules! define_shape_enum {
                 match self {
                     $( Shape::$variant(_) => shape_name(stringify!($variant)), )*
                     Shape::Custom(_) => "custom",
-                    Shape::_Borrowed(_, never) => match *never {},
+                    Shape::HalfSpace(_) => "plane",
                 }
             }
         }
@@ -100,7 +117,10 @@ macro_rules! define_shape_enum {
         /// Resolves the pair `(a, b)` to its two concrete types, once, and
         /// calls `visitor` with them: every pair of the shape list is a
         /// separate monomorphized call, with no `dyn` and no function
-        /// pointer. The cost is one two-level `match` per query.
+        /// pointer. The cost is one two-level `match` per query. Pairs with
+        /// a half-space go to [`PairVisitor::half_space`](crate::PairVisitor::half_space)
+        /// (and [`PairVisitor::half_spaces`](crate::PairVisitor::half_spaces)
+        /// for two of them).
         pub fn dispatch_pair<'a, R, U, V>(
             a: &Shape<'a, R, U>,
             b: &Shape<'a, R, U>,
@@ -114,7 +134,11 @@ macro_rules! define_shape_enum {
             match a {
                 $( Shape::$variant(a) => dispatch_second(a, b, visitor), )*
                 Shape::Custom(a) => dispatch_second(a, b, visitor),
-                Shape::_Borrowed(_, never) => match *never {},
+                Shape::HalfSpace(a) => match b {
+                    $( Shape::$variant(b) => visitor.half_space(a, b, true), )*
+                    Shape::Custom(b) => visitor.half_space(a, b, true),
+                    Shape::HalfSpace(b) => visitor.half_spaces(a, b),
+                },
             }
         }
 
@@ -129,7 +153,7 @@ macro_rules! define_shape_enum {
             match b {
                 $( Shape::$variant(b) => visitor.convex(a, b), )*
                 Shape::Custom(b) => visitor.convex(a, b),
-                Shape::_Borrowed(_, never) => match *never {},
+                Shape::HalfSpace(b) => visitor.half_space(b, a, false),
             }
         }
 
@@ -140,6 +164,12 @@ macro_rules! define_shape_enum {
                 }
             }
         )*
+
+        impl<'a, R: Real, U> From<HalfSpace<R>> for Shape<'a, R, U> {
+            fn from(s: HalfSpace<R>) -> Self {
+                Shape::HalfSpace(s)
+            }
+        }
     };
 }
 
@@ -152,6 +182,12 @@ const fn shape_name(variant: &'static str) -> &'static str {
         b"Capsule" => "capsule",
         b"Segment" => "segment",
         b"RoundedCuboid" => "rounded box",
+        b"Ellipsoid" => "ellipsoid",
+        b"Cylinder" => "cylinder",
+        b"Cone" => "cone",
+        b"Triangle" => "triangle",
+        b"TerrainPrism" => "terrain prism",
+        b"Hull" => "convex",
         _ => "custom",
     }
 }

@@ -1,7 +1,9 @@
 //! A user-defined shape joins the shape enum through its `U` parameter and
 //! gets every pair, without editing any mink crate.
 
-use mink::support::{Aabb, Capsule, Cuboid, Iso3, Pair, Real, Rounded, Sphere, Support, Vec3};
+use mink::support::{
+    Aabb, Capsule, Cuboid, HalfSpace, Iso3, Pair, Real, Rounded, Sphere, Support, Vec3,
+};
 use mink::{dispatch_pair, PairVisitor, Shape};
 use mink_testkit::{for_each_real, Rng};
 
@@ -49,6 +51,20 @@ impl<R: Real> PairVisitor<R> for SeparationLowerBound<R> {
             best = best.max_of(-s.w.dot(*d) - pair.inflation());
         }
         best
+    }
+
+    fn half_space<S: Support<R>>(self, plane: &HalfSpace<R>, other: &S, plane_is_a: bool) -> R {
+        let (plane_pose, other_pose) = if plane_is_a {
+            (self.pose_a, self.pose_b)
+        } else {
+            (self.pose_b, self.pose_a)
+        };
+        let world = plane.transformed(&plane_pose).unwrap();
+        world.deepest_point(other, &other_pose).unwrap().distance
+    }
+
+    fn half_spaces(self, _: &HalfSpace<R>, _: &HalfSpace<R>) -> R {
+        -R::INFINITY
     }
 }
 

@@ -1,0 +1,289 @@
+//! Closed forms for the pairs whose answer needs no iteration: shapes that
+//! are a point or a segment swept by a radius (sphere, capsule), and a
+//! sphere against a box.
+
+use super::generic::Generic;
+use super::table::PairAlgorithm;
+use super::{Algorithm, Method, Overlap, Proximity, Side, Status};
+use mink_support::{Capsule, Cuboid, Iso3, Real, Sphere, Vec3};
+
+/// Below `PARALLEL_ULPS · ε · |d1|² |d2|²`, `|d1 × d2|²` counts as zero: the
+/// segments are parallel and the closest points are taken at an end
+/// (any pair of the overlap is closest then). 16 ulps of the product.
+const PARALLEL_ULPS: f64 = 16.0;
+
+/// A shape that is a segment (possibly of zero length) swept by a radius.
+pub(crate) trait SweptCore<R: Real> {
+    /// The core segment's ends in the world, for the shape at `pose`.
+    fn world_core(&self, pose: &Iso3<R>) -> (Vec3<R>, Vec3<R>);
+    /// The sweep radius (meters).
+    fn radius(&self) -> R;
+}
+
+impl<R: Real> SweptCore<R> for Sphere<R> {
+    #[inline(always)]
+    fn world_core(&self, pose: &Iso3<R>) -> (Vec3<R>, Vec3<R>) {
+        (pose.translation, pose.translation)
+    }
+    #[inline(always)]
+    fn radius(&self) -> R {
+        Sphere::radius(self)
+    }
+}
+
+impl<R: Real> SweptCore<R> for Capsule<R> {
+    #[inline(always)]
+    fn world_core(&self, pose: &Iso3<R>) -> (Vec3<R>, Vec3<R>) {
+        let (p, q) = self.segment_ends();
+        (pose.transform_point(p), pose.transform_point(q))
+    }
+    #[inline(always)]
+    fn radius(&self) -> R {
+        Capsule::radius(self)
+    }
+}
+
+/// The closest points of segments `p0 p1` and `q0 q1` (either may have
+/// zero length), by minimizing `|p(s) - q(t)|²` over `s, t ∈ [0, 1]`:
+/// the unconstrained minimum clamped to `[0, 1]` for `s`, `t` recomputed
+/// from it, and `s` recomputed when `t` had to be clamped.
+pub(crate) fn closest_segment_points<R: Real>(
+    p0: Vec3<R>,
+    p1: Vec3<R>,
+    q0: Vec3<R>,
+    q1: Vec3<R>,
+) -> (Vec3<R>, Vec3<R>) {
+    let clamp01 = |x: R| x.max_of(R::ZERO).min_of(R::ONE);
+    let d1 = p1 - p0;
+    let d2 = q1 - q0;
+    let r = p0 - q0;
+    let a = d1.dot(d1);
+    let e = d2.dot(d2);
+    let f = d2.dot(r);
+    let (s, t) = if a <= R::ZERO && e <= R::ZERO {
+        (R::ZERO, R::ZERO)
+    } else if a <= R::ZERO {
+        (R::ZERO, clamp01(f / e))
+    } else {
+        let c = d1.dot(r);
+        if e <= R::ZERO {
+            (clamp01(-c / a), R::ZERO)
+        } else {
+            let b = d1.dot(d2);
+            let denom = a * e - b * b;
+            let s = if denom > R::EPSILON * R::lit(PARALLEL_ULPS) * a * e {
+                clamp01((b * f - c * e) / denom)
+            } else {
+                R::ZERO
+            };
+            let t = (b * s + f) / e;
+            if t < R::ZERO {
+                (clamp01(-c / a), R::ZERO)
+            } else if t > R::ONE {
+                (clamp01((b - c) / a), R::ONE)
+            } else {
+                (s, t)
+            }
+        }
+    };
+    (p0 + d1 * s, q0 + d2 * t)
+}
+
+/// The answer for two cores whose closest points are `ca` (on A) and `cb`
+/// (on B), swept by `ra` and `rb`. When the cores touch, `fallback` (unit)
+/// is the normal: the depth is then `ra + rb` along any direction
+/// perpendicular to both cores.
+fn swept_answer<R: Real>(
+    ca: Vec3<R>,
+    cb: Vec3<R>,
+    ra: R,
+    rb: R,
+    fallback: Vec3<R>,
+) -> Proximity<R> {
+    let delta = cb - ca;
+    let normal = delta.try_normalize().unwrap_or(fallback);
+    let gap = delta.dot(normal);
+    Proximity {
+        distance: gap - ra - rb,
+        p_a: ca + normal * ra,
+        p_b: cb - normal * rb,
+        normal,
+        iterations: 0,
+        algorithm: Algorithm::Analytic,
+        status: Status::Exact,
+    }
+    .checked()
+}
+
+/// Sphere–sphere, sphere–capsule and capsule–capsule: the closest points
+/// of the core segments, then the radii.
+pub(crate) struct SweptCores;
+
+impl SweptCores {
+    fn answer<R: Real, A: SweptCore<R>, B: SweptCore<R>>(
+        a: &A,
+        sa: &Side<R>,
+        b: &B,
+        sb: &Side<R>,
+    ) -> Proximity<R> {
+        let (p0, p1) = a.world_core(&sa.pose);
+        let (q0, q1) = b.world_core(&sb.pose);
+        let (ca, cb) = closest_segment_points(p0, p1, q0, q1);
+        // Touching cores: the normal is perpendicular to both (to the one
+        // with a length when the other is a point), oriented from A's
+        // centre towards B's.
+        let (d1, d2) = (p1 - p0, q1 - q0);
+        let towards_b = (q0 + q1 - p0 - p1) * R::HALF;
+        let fallback = d1
+            .cross(d2)
+            .try_normalize()
+            .or_else(|| d1.try_normalize().map(|d| d.any_orthonormal()))
+            .or_else(|| d2.try_normalize().map(|d| d.any_orthonormal()))
+            .or_else(|| towards_b.try_normalize())
+            .unwrap_or(Vec3::X);
+        let fallback = if fallback.dot(towards_b) < R::ZERO {
+            -fallback
+        } else {
+            fallback
+        };
+        swept_answer(
+            ca,
+            cb,
+            a.radius() + sa.margin,
+            b.radius() + sb.margin,
+            fallback,
+        )
+    }
+}
+
+/// The shared shape of the analytic routines: a closed form for the
+/// distance and penetration (the same signed answer), `distance <= 0` for
+/// the intersection, and the generic routine when a method is forced.
+macro_rules! analytic_algorithm {
+    ($routine:ty, $a:ty, $b:ty, $answer:path) => {
+        impl<R: Real> PairAlgorithm<R, $a, $b> for $routine {
+            #[inline]
+            fn distance(
+                &self,
+                a: &$a,
+                sa: &Side<R>,
+                b: &$b,
+                sb: &Side<R>,
+                m: Method,
+            ) -> Proximity<R> {
+                match m {
+                    Method::Auto => $answer(a, sa, b, sb),
+                    _ => Generic.distance(a, sa, b, sb, m),
+                }
+            }
+            #[inline]
+            fn penetration(
+                &self,
+                a: &$a,
+                sa: &Side<R>,
+                b: &$b,
+                sb: &Side<R>,
+                m: Method,
+            ) -> Proximity<R> {
+                match m {
+                    Method::Auto => $answer(a, sa, b, sb),
+                    _ => Generic.penetration(a, sa, b, sb, m),
+                }
+            }
+            #[inline]
+            fn intersect(&self, a: &$a, sa: &Side<R>, b: &$b, sb: &Side<R>, m: Method) -> Overlap {
+                match m {
+                    Method::Auto => {
+                        let p = $answer(a, sa, b, sb);
+                        Overlap {
+                            intersecting: p.status.is_answer() && p.distance <= R::ZERO,
+                            algorithm: Algorithm::Analytic,
+                            status: p.status,
+                            iterations: 0,
+                        }
+                    }
+                    _ => Generic.intersect(a, sa, b, sb, m),
+                }
+            }
+        }
+    };
+}
+
+analytic_algorithm!(SweptCores, Sphere<R>, Sphere<R>, SweptCores::answer);
+analytic_algorithm!(SweptCores, Sphere<R>, Capsule<R>, SweptCores::answer);
+analytic_algorithm!(SweptCores, Capsule<R>, Sphere<R>, SweptCores::answer);
+analytic_algorithm!(SweptCores, Capsule<R>, Capsule<R>, SweptCores::answer);
+analytic_algorithm!(SphereBox, Sphere<R>, Cuboid<R>, SphereBox::answer);
+
+/// Sphere (A) against a box (B): the sphere's centre in the box frame,
+/// clamped to the box when outside, pushed to the nearest face when
+/// inside.
+pub(crate) struct SphereBox;
+
+impl SphereBox {
+    fn answer<R: Real>(
+        s: &Sphere<R>,
+        sa: &Side<R>,
+        cuboid: &Cuboid<R>,
+        sb: &Side<R>,
+    ) -> Proximity<R> {
+        let h = cuboid.half_extents();
+        let c = sb.pose.inverse_transform_point(sa.pose.translation);
+        let q = c.max(-h).min(h);
+        // Outward normal of the box towards the sphere's centre, box frame,
+        // and the matching point on the box's core.
+        let outside = (c - q).try_normalize().filter(|_| c != q);
+        let (n_local, on_box) = match outside {
+            Some(n) => (n, q),
+            None => {
+                // Inside (or on) the box: the face of least depth.
+                let depth = h - c.abs();
+                let axis = if depth.x <= depth.y && depth.x <= depth.z {
+                    0
+                } else if depth.y <= depth.z {
+                    1
+                } else {
+                    2
+                };
+                let sign = if c.get(axis) < R::ZERO {
+                    -R::ONE
+                } else {
+                    R::ONE
+                };
+                let (n, p) = match axis {
+                    0 => (
+                        Vec3::new(sign, R::ZERO, R::ZERO),
+                        Vec3::new(sign * h.x, c.y, c.z),
+                    ),
+                    1 => (
+                        Vec3::new(R::ZERO, sign, R::ZERO),
+                        Vec3::new(c.x, sign * h.y, c.z),
+                    ),
+                    _ => (
+                        Vec3::new(R::ZERO, R::ZERO, sign),
+                        Vec3::new(c.x, c.y, sign * h.z),
+                    ),
+                };
+                (n, p)
+            }
+        };
+        let n_box_to_sphere = sb.pose.transform_vector(n_local);
+        let on_box = sb.pose.transform_point(on_box);
+        let centre = sa.pose.translation;
+        // Signed gap between the sphere's centre and the box core along the
+        // normal (negative inside), then both inflations.
+        let gap = (centre - on_box).dot(n_box_to_sphere);
+        let (ra, rb) = (s.radius() + sa.margin, sb.margin);
+        let normal = -n_box_to_sphere; // from the sphere (A) to the box (B)
+        Proximity {
+            distance: gap - ra - rb,
+            p_a: centre + normal * ra,
+            p_b: on_box - normal * rb,
+            normal,
+            iterations: 0,
+            algorithm: Algorithm::Analytic,
+            status: Status::Exact,
+        }
+        .checked()
+    }
+}

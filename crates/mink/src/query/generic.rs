@@ -1,0 +1,207 @@
+//! The default routine for any two convex shapes: GJK for distance and
+//! intersection, MPR (or GJK+EPA on request) for penetration.
+
+use super::table::PairAlgorithm;
+use super::{Algorithm, Method, Overlap, Proximity, Side, Status};
+use mink_gjk::{EpaStatus, GjkStatus};
+use mink_mpr::MprStatus;
+use mink_support::{Pair, Real, Rounded, Support};
+
+/// GJK / EPA / MPR on the shapes' support functions, each shape wrapped in
+/// [`Rounded`] so that its margin adds to its inflation.
+pub(crate) struct Generic;
+
+/// Runs `$body` with `$pair`, the Minkowski pair of the two shapes rounded
+/// by their margins (a bad margin gives `$fail`).
+macro_rules! with_pair {
+    ($a:ident, $sa:ident, $b:ident, $sb:ident, $fail:expr, |$pair:ident| $body:expr) => {{
+        match (Rounded::new($a, $sa.margin), Rounded::new($b, $sb.margin)) {
+            (Ok(ra), Ok(rb)) => {
+                let mut $pair = Pair::new(&ra, &$sa.pose, &rb, &$sb.pose);
+                $body
+            }
+            _ => $fail,
+        }
+    }};
+}
+
+impl<R: Real, A: Support<R>, B: Support<R>> PairAlgorithm<R, A, B> for Generic {
+    fn distance(&self, a: &A, sa: &Side<R>, b: &B, sb: &Side<R>, m: Method) -> Proximity<R> {
+        let fail = Proximity::failed(Status::InvalidInput, Algorithm::Gjk);
+        let d = with_pair!(a, sa, b, sb, return fail, |pair| mink_gjk::distance(
+            &mut pair, &sa.pose
+        ));
+        let status = match d.status {
+            GjkStatus::Converged | GjkStatus::Separated | GjkStatus::BeyondMargin => {
+                Status::Converged
+            }
+            GjkStatus::IterationLimit => Status::IterationLimit,
+            GjkStatus::Degenerate => Status::Degenerate,
+            GjkStatus::NonFinite => return fail,
+            GjkStatus::Intersecting => {
+                // The cores overlap: the depth comes from the penetration
+                // algorithm.
+                let mut p = self.penetration(a, sa, b, sb, m);
+                p.iterations = p.iterations.saturating_add(d.iterations);
+                return p;
+            }
+        };
+        Proximity {
+            distance: d.distance,
+            p_a: d.p_a,
+            p_b: d.p_b,
+            normal: d.normal,
+            iterations: d.iterations,
+            algorithm: Algorithm::Gjk,
+            status,
+        }
+        .checked()
+    }
+
+    fn penetration(&self, a: &A, sa: &Side<R>, b: &B, sb: &Side<R>, m: Method) -> Proximity<R> {
+        match m {
+            Method::Auto | Method::Mpr => mpr_penetration(a, sa, b, sb),
+            Method::Gjk | Method::Epa => epa_penetration(a, sa, b, sb),
+        }
+    }
+
+    fn intersect(&self, a: &A, sa: &Side<R>, b: &B, sb: &Side<R>, m: Method) -> Overlap {
+        let fail = Overlap {
+            intersecting: false,
+            algorithm: Algorithm::Gjk,
+            status: Status::InvalidInput,
+            iterations: 0,
+        };
+        match m {
+            Method::Mpr => with_pair!(a, sa, b, sb, fail, |pair| {
+                let hit = mink_mpr::intersect(&mut pair);
+                let status = match hit.status {
+                    MprStatus::Converged | MprStatus::Separated => Status::Converged,
+                    MprStatus::Degenerate => Status::Degenerate,
+                    MprStatus::IterationCap => Status::IterationLimit,
+                    MprStatus::Unverified => Status::Unverified,
+                    MprStatus::NonFinite => Status::InvalidInput,
+                };
+                Overlap {
+                    intersecting: hit.overlapping,
+                    algorithm: Algorithm::Mpr,
+                    status,
+                    iterations: hit.iterations,
+                }
+            }),
+            Method::Auto | Method::Gjk | Method::Epa => {
+                with_pair!(a, sa, b, sb, fail, |pair| Overlap {
+                    intersecting: mink_gjk::intersect(&mut pair),
+                    algorithm: Algorithm::Gjk,
+                    status: Status::Converged,
+                    iterations: 0,
+                })
+            }
+        }
+    }
+}
+
+/// Penetration by MPR; the gap of separated (or only touching) shapes by
+/// GJK.
+fn mpr_penetration<R: Real, A: Support<R>, B: Support<R>>(
+    a: &A,
+    sa: &Side<R>,
+    b: &B,
+    sb: &Side<R>,
+) -> Proximity<R> {
+    let fail = Proximity::failed(Status::InvalidInput, Algorithm::Mpr);
+    let p = with_pair!(a, sa, b, sb, Err(fail), |pair| Ok(mink_mpr::penetration(
+        &mut pair, &sa.pose
+    )));
+    let p = match p {
+        Ok(p) => p,
+        Err(failed) => return failed,
+    };
+    let status = match p.status {
+        MprStatus::Converged => Status::Converged,
+        MprStatus::Unverified => Status::Unverified,
+        MprStatus::IterationCap if p.depth > R::ZERO => Status::IterationLimit,
+        MprStatus::NonFinite => return fail,
+        MprStatus::Separated | MprStatus::Degenerate | MprStatus::IterationCap => {
+            return gap_after_mpr(a, sa, b, sb, p.iterations, p.status);
+        }
+    };
+    Proximity {
+        distance: -p.depth,
+        p_a: p.p_a,
+        p_b: p.p_b,
+        normal: p.normal,
+        iterations: p.iterations,
+        algorithm: Algorithm::Mpr,
+        status,
+    }
+    .checked()
+}
+
+/// MPR found no overlap: GJK measures the gap. A flat difference whose
+/// cores GJK finds touching stays [`Status::Degenerate`].
+fn gap_after_mpr<R: Real, A: Support<R>, B: Support<R>>(
+    a: &A,
+    sa: &Side<R>,
+    b: &B,
+    sb: &Side<R>,
+    mpr_iterations: u32,
+    mpr_status: MprStatus,
+) -> Proximity<R> {
+    let fail = Proximity::failed(Status::InvalidInput, Algorithm::Gjk);
+    let d = with_pair!(a, sa, b, sb, return fail, |pair| mink_gjk::distance(
+        &mut pair, &sa.pose
+    ));
+    let status = match (d.status, mpr_status) {
+        (GjkStatus::NonFinite, _) => return fail,
+        (GjkStatus::Intersecting, _) | (_, MprStatus::Degenerate) => Status::Degenerate,
+        (GjkStatus::IterationLimit, _) | (_, MprStatus::IterationCap) => Status::IterationLimit,
+        (GjkStatus::Degenerate, _) => Status::Degenerate,
+        _ => Status::Converged,
+    };
+    Proximity {
+        distance: d.distance,
+        p_a: d.p_a,
+        p_b: d.p_b,
+        normal: d.normal,
+        iterations: d.iterations.saturating_add(mpr_iterations),
+        algorithm: Algorithm::Gjk,
+        status,
+    }
+    .checked()
+}
+
+/// Penetration by GJK then EPA (EPA only when the cores overlap).
+fn epa_penetration<R: Real, A: Support<R>, B: Support<R>>(
+    a: &A,
+    sa: &Side<R>,
+    b: &B,
+    sb: &Side<R>,
+) -> Proximity<R> {
+    let fail = Proximity::failed(Status::InvalidInput, Algorithm::Epa);
+    let p = with_pair!(a, sa, b, sb, Err(fail), |pair| Ok(mink_gjk::penetration(
+        &mut pair, &sa.pose
+    )));
+    let p = match p {
+        Ok(p) => p,
+        Err(failed) => return failed,
+    };
+    let status = match p.status {
+        EpaStatus::Converged | EpaStatus::Separated => Status::Converged,
+        EpaStatus::CapacityReached | EpaStatus::IterationLimit | EpaStatus::GjkFailed => {
+            Status::IterationLimit
+        }
+        EpaStatus::Degenerate => Status::Degenerate,
+        EpaStatus::NonFinite => return fail,
+    };
+    Proximity {
+        distance: -p.depth,
+        p_a: p.p_a,
+        p_b: p.p_b,
+        normal: p.normal,
+        iterations: p.iterations,
+        algorithm: Algorithm::Epa,
+        status,
+    }
+    .checked()
+}

@@ -1,0 +1,118 @@
+//! A half-space against anything: the other shape's support along minus
+//! the plane's normal is its deepest point (exact for every convex shape).
+
+use super::table::PairAlgorithm;
+use super::{Algorithm, Method, Overlap, Proximity, Side, Status};
+use mink_support::{HalfSpace, Real, Support};
+
+/// Half-space (A) against a convex shape (B), by
+/// [`HalfSpace::deepest_point`]. Exact whatever the method asked (there is
+/// no iterative alternative for an unbounded shape).
+pub(crate) struct PlaneConvex;
+
+impl PlaneConvex {
+    fn answer<R: Real, B: Support<R>>(
+        plane: &HalfSpace<R>,
+        sa: &Side<R>,
+        b: &B,
+        sb: &Side<R>,
+    ) -> Proximity<R> {
+        let fail = Proximity::failed(Status::InvalidInput, Algorithm::Analytic);
+        let Some(world) = plane.transformed(&sa.pose) else {
+            return fail;
+        };
+        let Some(contact) = world.deepest_point(b, &sb.pose) else {
+            return fail;
+        };
+        let normal = contact.normal;
+        let distance = contact.distance - sa.margin - sb.margin;
+        let p_b = contact.point - normal * sb.margin;
+        Proximity {
+            distance,
+            p_a: p_b - normal * distance,
+            p_b,
+            normal,
+            iterations: 0,
+            algorithm: Algorithm::Analytic,
+            status: Status::Exact,
+        }
+        .checked()
+    }
+}
+
+impl<R: Real, B: Support<R>> PairAlgorithm<R, HalfSpace<R>, B> for PlaneConvex {
+    #[inline]
+    fn distance(
+        &self,
+        a: &HalfSpace<R>,
+        sa: &Side<R>,
+        b: &B,
+        sb: &Side<R>,
+        _: Method,
+    ) -> Proximity<R> {
+        Self::answer(a, sa, b, sb)
+    }
+    #[inline]
+    fn penetration(
+        &self,
+        a: &HalfSpace<R>,
+        sa: &Side<R>,
+        b: &B,
+        sb: &Side<R>,
+        _: Method,
+    ) -> Proximity<R> {
+        Self::answer(a, sa, b, sb)
+    }
+    #[inline]
+    fn intersect(&self, a: &HalfSpace<R>, sa: &Side<R>, b: &B, sb: &Side<R>, _: Method) -> Overlap {
+        let p = Self::answer(a, sa, b, sb);
+        Overlap {
+            intersecting: p.status.is_answer() && p.distance <= R::ZERO,
+            algorithm: Algorithm::Analytic,
+            status: p.status,
+            iterations: 0,
+        }
+    }
+}
+
+/// Two half-spaces: unbounded overlap in general, no distance or depth to
+/// report; every query gives [`Status::Unsupported`].
+pub(crate) struct TwoPlanes;
+
+impl<R: Real> PairAlgorithm<R, HalfSpace<R>, HalfSpace<R>> for TwoPlanes {
+    fn distance(
+        &self,
+        _: &HalfSpace<R>,
+        _: &Side<R>,
+        _: &HalfSpace<R>,
+        _: &Side<R>,
+        _: Method,
+    ) -> Proximity<R> {
+        Proximity::failed(Status::Unsupported, Algorithm::Analytic)
+    }
+    fn penetration(
+        &self,
+        _: &HalfSpace<R>,
+        _: &Side<R>,
+        _: &HalfSpace<R>,
+        _: &Side<R>,
+        _: Method,
+    ) -> Proximity<R> {
+        Proximity::failed(Status::Unsupported, Algorithm::Analytic)
+    }
+    fn intersect(
+        &self,
+        _: &HalfSpace<R>,
+        _: &Side<R>,
+        _: &HalfSpace<R>,
+        _: &Side<R>,
+        _: Method,
+    ) -> Overlap {
+        Overlap {
+            intersecting: false,
+            algorithm: Algorithm::Analytic,
+            status: Status::Unsupported,
+            iterations: 0,
+        }
+    }
+}

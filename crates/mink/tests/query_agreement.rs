@@ -1,0 +1,194 @@
+//! The analytic routines of the query table agree with the generic
+//! algorithms (GJK for distance, MPR and GJK+EPA for penetration) on
+//! thousands of random poses, and swapping A and B flips the normal.
+
+use mink::query::{distance, intersect, penetration, Algorithm, Body, Method, Status};
+use mink::support::{Capsule, Cuboid, Iso3, Real, Sphere, Vec3};
+use mink::Shape;
+use mink_testkit::{for_each_real, Rng};
+
+/// Random poses per shape pair.
+const CASES: usize = 1500;
+
+fn random_shape<R: Real>(rng: &mut Rng, kind: usize) -> Shape<'static, R> {
+    match kind {
+        0 => Sphere::new(rng.range(0.1, 0.6)).unwrap().into(),
+        1 => Capsule::new(rng.range(0.05, 0.4), rng.range(0.05, 0.6))
+            .unwrap()
+            .into(),
+        _ => Cuboid::new(Vec3::new(
+            rng.range(0.1, 0.6),
+            rng.range(0.1, 0.6),
+            rng.range(0.1, 0.6),
+        ))
+        .unwrap()
+        .into(),
+    }
+}
+
+/// Length scale of the tolerances: the distances here are about 1 m.
+fn distance_tolerance<R: Real>() -> R {
+    R::sqrt_epsilon() * R::lit(64.0)
+}
+
+fn normal_tolerance<R: Real>() -> R {
+    R::sqrt_epsilon().sqrt() * R::lit(4.0)
+}
+
+/// The pairs with an analytic routine: sphere–sphere, sphere–capsule,
+/// capsule–sphere, capsule–capsule, sphere–box, box–sphere.
+const ANALYTIC_PAIRS: [(usize, usize); 6] = [(0, 0), (0, 1), (1, 0), (1, 1), (0, 2), (2, 0)];
+
+fn analytic_agrees_with_generic<R: Real>() {
+    let mut rng = Rng::new(0x9);
+    let tol = distance_tolerance::<R>();
+    let ntol = normal_tolerance::<R>();
+    for (ka, kb) in ANALYTIC_PAIRS {
+        let (mut overlapping, mut compared_pen, mut compared_dist) = (0, 0, 0);
+        for _ in 0..CASES {
+            let sa = random_shape::<R>(&mut rng, ka);
+            let sb = random_shape::<R>(&mut rng, kb);
+            let margin_a: R = if rng.chance(0.3) {
+                rng.range(0.0, 0.1)
+            } else {
+                R::ZERO
+            };
+            let a = Body::new(&sa, rng.pose(0.6)).with_margin(margin_a);
+            let b = Body::new(&sb, rng.pose(0.6));
+            let exact = distance(&a, &b, Method::Auto);
+            assert_eq!(exact.algorithm, Algorithm::Analytic);
+            assert_eq!(exact.status, Status::Exact);
+            // Self-consistent witnesses and a unit normal.
+            assert!((exact.normal.norm() - R::ONE).abs() < tol);
+            let gap = exact.p_b - exact.p_a - exact.normal * exact.distance;
+            assert!(gap.norm() < tol, "witnesses {gap:?}");
+            // The penetration query gives the same signed answer.
+            assert_eq!(penetration(&a, &b, Method::Auto), exact);
+            let hit = intersect(&a, &b, Method::Auto);
+            assert_eq!(hit.intersecting, exact.distance <= R::ZERO);
+            if exact.distance < R::ZERO {
+                overlapping += 1;
+            }
+            // Away from touching, GJK's boolean answer agrees.
+            if exact.distance.abs() > tol {
+                let g = intersect(&a, &b, Method::Gjk);
+                assert_eq!(g.intersecting, hit.intersecting, "{exact:?}");
+            }
+            let gjk = distance(&a, &b, Method::Gjk);
+            if exact.distance > tol && gjk.status == Status::Converged {
+                compared_dist += 1;
+                assert!(
+                    (gjk.distance - exact.distance).abs() < tol,
+                    "pair {ka}{kb}: gjk {} vs exact {}",
+                    gjk.distance,
+                    exact.distance
+                );
+                assert!((gjk.normal - exact.normal).norm() < ntol);
+            }
+            if exact.distance < -tol {
+                for method in [Method::Mpr, Method::Epa] {
+                    let p = penetration(&a, &b, method);
+                    if p.status != Status::Converged {
+                        continue;
+                    }
+                    compared_pen += 1;
+                    assert!(
+                        (p.distance - exact.distance).abs() < tol,
+                        "pair {ka}{kb} {method:?}: {} vs exact {}",
+                        p.distance,
+                        exact.distance
+                    );
+                    assert!(
+                        (p.normal - exact.normal).norm() < ntol,
+                        "pair {ka}{kb} {method:?}: normal {:?} vs {:?}",
+                        p.normal,
+                        exact.normal
+                    );
+                }
+            }
+        }
+        // A meaningful sample: both outcomes well represented, and most
+        // cases compared with a converged generic answer.
+        let rate = overlapping as f64 / CASES as f64;
+        assert!(
+            (0.2..0.8).contains(&rate),
+            "pair {ka}{kb}: overlap rate {rate}"
+        );
+        let apart = CASES - overlapping;
+        assert!(
+            compared_dist * 10 >= apart * 9,
+            "pair {ka}{kb}: {compared_dist} of {apart}"
+        );
+        assert!(
+            compared_pen * 10 >= overlapping * 2 * 8,
+            "pair {ka}{kb}: {compared_pen} of {}",
+            overlapping * 2
+        );
+    }
+}
+
+for_each_real!(analytic_matches_generic, analytic_agrees_with_generic);
+
+fn mirrored_pairs_flip_the_normal<R: Real>() {
+    let mut rng = Rng::new(0x10);
+    let tol = distance_tolerance::<R>();
+    for _ in 0..CASES {
+        let ka = rng.below(3);
+        let kb = rng.below(3);
+        let sa = random_shape::<R>(&mut rng, ka);
+        let sb = random_shape::<R>(&mut rng, kb);
+        let a = Body::new(&sa, rng.pose(0.6)).with_margin(rng.range(0.0, 0.05));
+        let b = Body::new(&sb, rng.pose(0.6));
+        for method in [Method::Auto, Method::Gjk, Method::Epa, Method::Mpr] {
+            let ab = distance(&a, &b, method);
+            let ba = distance(&b, &a, method);
+            if ab.status != Status::Exact && ab.status != Status::Converged {
+                continue;
+            }
+            if ba.status != ab.status {
+                continue;
+            }
+            assert!(
+                (ab.distance - ba.distance).abs() < tol,
+                "{ka}{kb} {method:?}: {} vs {}",
+                ab.distance,
+                ba.distance
+            );
+            if ab.status == Status::Exact || ab.distance > tol {
+                assert!(
+                    (ab.normal + ba.normal).norm() < normal_tolerance::<R>(),
+                    "{ka}{kb} {method:?}: {:?} vs {:?}",
+                    ab.normal,
+                    ba.normal
+                );
+            }
+        }
+    }
+}
+
+for_each_real!(mirror_symmetry, mirrored_pairs_flip_the_normal);
+
+fn bad_input_is_reported<R: Real>() {
+    let ball: Shape<'_, R> = Sphere::new(R::ONE).unwrap().into();
+    let cube: Shape<'_, R> = Cuboid::new(Vec3::splat(R::ONE)).unwrap().into();
+    let good = Iso3::IDENTITY;
+    let nan = Iso3::from_translation(Vec3::new(R::nan(), R::ZERO, R::ZERO));
+    for (sa, sb) in [(&ball, &ball), (&ball, &cube), (&cube, &cube)] {
+        for method in [Method::Auto, Method::Gjk, Method::Epa, Method::Mpr] {
+            let d = distance(&Body::new(sa, good), &Body::new(sb, nan), method);
+            assert_eq!(d.status, Status::InvalidInput);
+            assert!(d.distance.finite() && d.normal.is_finite());
+            let p = penetration(
+                &Body::new(sa, good),
+                &Body::new(sb, good).with_margin(-R::ONE),
+                method,
+            );
+            assert_eq!(p.status, Status::InvalidInput);
+            let hit = intersect(&Body::new(sa, nan), &Body::new(sb, good), method);
+            assert!(!hit.intersecting);
+            assert_eq!(hit.status, Status::InvalidInput);
+        }
+    }
+}
+
+for_each_real!(bad_input, bad_input_is_reported);

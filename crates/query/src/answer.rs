@@ -1,0 +1,172 @@
+//! Running one parsed query through mink and writing its result line.
+
+use crate::build::{build_margin, build_pose, build_shape};
+use crate::spec::{parse_line, QueryKind, QuerySpec};
+use mink::query::{Overlap, Proximity, Status};
+use mink::support::{Real, Vec3};
+use mink::{Body, Method};
+use serde_json::{json, Map, Value};
+
+/// The scalar the queries run in (`--scalar`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scalar {
+    /// Single precision.
+    F32,
+    /// Double precision (the default).
+    #[default]
+    F64,
+}
+
+impl Scalar {
+    /// Parses `"f32"` or `"f64"`.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "f32" => Some(Scalar::F32),
+            "f64" => Some(Scalar::F64),
+            _ => None,
+        }
+    }
+}
+
+/// The algorithm asked for (`--algo`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Algo {
+    /// mink's pair table (analytic, GJK, MPR).
+    #[default]
+    Auto,
+    /// GJK (GJK+EPA for depths).
+    Gjk,
+    /// GJK+EPA.
+    Epa,
+    /// MPR (GJK for the gap of separated shapes).
+    Mpr,
+    /// The separating-axis test: not available yet, every line answers
+    /// `ok: false`.
+    Sat,
+}
+
+impl Algo {
+    /// Parses `auto`, `gjk`, `epa`, `mpr` or `sat`.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "auto" => Some(Algo::Auto),
+            "gjk" => Some(Algo::Gjk),
+            "epa" => Some(Algo::Epa),
+            "mpr" => Some(Algo::Mpr),
+            "sat" => Some(Algo::Sat),
+            _ => None,
+        }
+    }
+
+    fn method(self) -> Result<Method, String> {
+        match self {
+            Algo::Auto => Ok(Method::Auto),
+            Algo::Gjk => Ok(Method::Gjk),
+            Algo::Epa => Ok(Method::Epa),
+            Algo::Mpr => Ok(Method::Mpr),
+            Algo::Sat => Err("the SAT algorithm is not available in mink yet".into()),
+        }
+    }
+}
+
+/// The result line for one input line (no trailing newline): the query's
+/// answer, or `{"id": .., "ok": false, "error": ".."}` when the line cannot
+/// be parsed or answered. Never panics.
+pub fn answer_line(line: &str, scalar: Scalar, algo: Algo) -> String {
+    let value = match parse_line(line) {
+        Ok(q) => {
+            let answer = match scalar {
+                Scalar::F32 => evaluate::<f32>(&q, algo),
+                Scalar::F64 => evaluate::<f64>(&q, algo),
+            };
+            match answer {
+                Ok(fields) => with_id(q.id, fields),
+                Err(reason) => error(q.id, &reason),
+            }
+        }
+        Err(e) => error(e.id, &e.reason),
+    };
+    value.to_string()
+}
+
+fn error(id: Value, reason: &str) -> Value {
+    json!({"id": id, "ok": false, "error": reason})
+}
+
+fn with_id(id: Value, mut fields: Map<String, Value>) -> Value {
+    fields.insert("id".into(), id);
+    fields.insert("ok".into(), Value::Bool(true));
+    Value::Object(fields)
+}
+
+fn vec3<R: Real>(p: Vec3<R>) -> Value {
+    json!([p.x.to_f64(), p.y.to_f64(), p.z.to_f64()])
+}
+
+/// Why a failed status has no answer, in words.
+fn failure(status: Status) -> Option<&'static str> {
+    match status {
+        Status::InvalidInput => Some("non-finite input or result (overflow in this scalar?)"),
+        Status::Unsupported => Some("two planes have no distance or depth"),
+        _ => None,
+    }
+}
+
+fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Exact => "exact",
+        Status::Converged => "converged",
+        Status::Unverified => "unverified",
+        Status::IterationLimit => "iteration_limit",
+        Status::Degenerate => "degenerate",
+        Status::InvalidInput => "invalid_input",
+        Status::Unsupported => "unsupported",
+    }
+}
+
+/// Builds the shapes of `q` in `R` and answers it with `algo`: the result
+/// fields (without `id` and `ok`), or the reason it cannot be answered.
+pub fn evaluate<R: Real>(q: &QuerySpec, algo: Algo) -> Result<Map<String, Value>, String> {
+    let method = algo.method()?;
+    let built_a = build_shape::<R>(&q.a, "shape a")?;
+    let built_b = build_shape::<R>(&q.b, "shape b")?;
+    let (shape_a, shape_b) = (built_a.shape(), built_b.shape());
+    let a = Body::new(&shape_a, build_pose(&q.pose_a, "pose_a")?)
+        .with_margin(build_margin(&q.a, "shape a")?);
+    let b = Body::new(&shape_b, build_pose(&q.pose_b, "pose_b")?)
+        .with_margin(build_margin(&q.b, "shape b")?);
+    match q.kind {
+        QueryKind::Distance => proximity(mink::distance(&a, &b, method)),
+        QueryKind::Penetration => proximity(mink::penetration(&a, &b, method)),
+        QueryKind::Intersect => overlap(mink::intersect(&a, &b, method)),
+        QueryKind::Manifold => Err("contact manifolds are not available in mink yet".into()),
+    }
+}
+
+fn proximity<R: Real>(p: Proximity<R>) -> Result<Map<String, Value>, String> {
+    if let Some(why) = failure(p.status) {
+        return Err(why.into());
+    }
+    let mut m = Map::new();
+    m.insert("collide".into(), Value::Bool(p.distance <= R::ZERO));
+    m.insert("distance".into(), json!(p.distance.to_f64()));
+    m.insert("p_a".into(), vec3(p.p_a));
+    m.insert("p_b".into(), vec3(p.p_b));
+    m.insert("normal".into(), vec3(p.normal));
+    m.insert("iterations".into(), json!(p.iterations));
+    m.insert("algo".into(), json!(p.algorithm.name()));
+    m.insert("status".into(), json!(status_name(p.status)));
+    Ok(m)
+}
+
+fn overlap(o: Overlap) -> Result<Map<String, Value>, String> {
+    if let Some(why) = failure(o.status) {
+        return Err(why.into());
+    }
+    let mut m = Map::new();
+    m.insert("collide".into(), Value::Bool(o.intersecting));
+    m.insert("iterations".into(), json!(o.iterations));
+    m.insert("algo".into(), json!(o.algorithm.name()));
+    m.insert("status".into(), json!(status_name(o.status)));
+    Ok(m)
+}

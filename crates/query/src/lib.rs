@@ -1,0 +1,30 @@
+//! # mink-query
+//!
+//! Replays collision queries written in mink's JSON Lines query format
+//! (`shared/query-format.md`): one query per line in, one result per line
+//! out, in the same order, in `f32` or `f64`, with the algorithm chosen by
+//! mink's pair table or forced (`--algo`).
+//!
+//! The binary is a thin loop over [`answer_line`]; the steps are public so
+//! that they can be tested and reused: [`spec`] parses a line into plain
+//! `f64` data, [`build`] turns it into mink shapes and poses in the chosen
+//! scalar, [`answer`] runs the query and writes the result line.
+//!
+//! ```
+//! use mink_query::{answer_line, Algo, Scalar};
+//!
+//! let line = r#"{"id": 1, "a": {"type": "sphere", "radius": 1},
+//!   "b": {"type": "sphere", "radius": 1},
+//!   "pose_b": {"translation": [3, 0, 0], "rotation": [1, 0, 0, 0]}}"#;
+//! let out: serde_json::Value =
+//!     serde_json::from_str(&answer_line(line, Scalar::F64, Algo::Auto)).unwrap();
+//! assert_eq!(out["ok"], true);
+//! assert_eq!(out["distance"], 1.0);
+//! assert_eq!(out["algo"], "analytic");
+//! ```
+
+pub mod answer;
+pub mod build;
+pub mod spec;
+
+pub use answer::{answer_line, Algo, Scalar};
