@@ -37,7 +37,9 @@ pub fn read(path: &Path) -> Result<String> {
 
 /// The library crates: workspace members under `crates/` that are
 /// publishable (a `publish = false` package such as the test kit is not a
-/// library), as `(package name, manifest directory)`, in member order.
+/// library) and not marked `std-only = true` under `[package.metadata.mink]`
+/// (a host tool such as mink-query, which needs std by nature), as
+/// `(package name, manifest directory)`, in member order.
 pub fn library_crates() -> Result<Vec<(String, PathBuf)>> {
     let root = root();
     let manifest = read(&root.join("Cargo.toml"))?;
@@ -49,7 +51,8 @@ pub fn library_crates() -> Result<Vec<(String, PathBuf)>> {
         let text = read(&dir.join("Cargo.toml"))?;
         let name = string_value(&text, "package", "name")
             .ok_or_else(|| format!("{member}/Cargo.toml has no package name"))?;
-        if value(&text, "package", "publish").as_deref() != Some("false") {
+        let std_only = value(&text, "package.metadata.mink", "std-only").as_deref() == Some("true");
+        if value(&text, "package", "publish").as_deref() != Some("false") && !std_only {
             crates.push((name, dir));
         }
     }
