@@ -1,7 +1,13 @@
 //! `cargo xtask ci`: every check CI makes, in order, stopping at the first
 //! failure. `.ci/run` installs the toolchain pieces and runs this.
+//!
+//! The last step, `firmware`, runs only under CI (`CI=true`, see
+//! [`ci_mode`]): it installs QEMU with `scripts/install-qemu.sh` when it is
+//! missing (apt-get, about 20 s), then runs `cargo xtask firmware`, which
+//! fails when an answer is off or the flash or stack is over its budget
+//! (about 1.5 min from a cold build). Locally, run `cargo xtask firmware`.
 
-use crate::run::{format_duration, Cmd, Result};
+use crate::run::{ci_mode, format_duration, Cmd, Result};
 use crate::workspace::root;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -40,6 +46,10 @@ const STEPS: &[Step] = &[
     Step {
         name: "no-std",
         run: crate::no_std::run,
+    },
+    Step {
+        name: "firmware",
+        run: firmware,
     },
 ];
 
@@ -150,4 +160,14 @@ fn doc() -> Result {
         .args(["doc", "--workspace", "--no-deps"])
         .locked_in_ci()
         .run()
+}
+
+/// The firmware check (`cargo xtask firmware`) under CI; skipped, with a
+/// note, outside CI, where it would install QEMU system-wide.
+fn firmware() -> Result {
+    if !ci_mode() {
+        eprintln!("skipped outside CI (CI=true runs it); run `cargo xtask firmware` to check");
+        return Ok(());
+    }
+    crate::firmware::run()
 }

@@ -18,9 +18,12 @@
 //!    writes the figures table to `<target dir>/firmware/figures.md`.
 //!
 //! Fails when a build fails, an answer is off, the instruction counter is
-//! not exact (calibration), or the two runs differ. The issue's targets
-//! (32 KiB of flash, 4 KiB of stack, 10,000 instructions for the arm) are
-//! reported as met or missed, not enforced.
+//! not exact (calibration), the two runs differ, or a figure is over its
+//! budget: [`FLASH_BUDGET`] for the queries' flash and [`STACK_BUDGET`] for
+//! the largest stack of one query. The budgets are the measured figures plus
+//! about 10%, so a change that grows them fails here (and in CI, which runs
+//! this command); the issue's targets (32 KiB of flash, 4 KiB of stack,
+//! 10,000 instructions for the arm) are reported as met or missed.
 
 use crate::run::{Cmd, Result};
 use crate::workspace::{root, target_dir};
@@ -46,6 +49,13 @@ const BASELINE_BIN: &str = "baseline";
 const ICOUNT_SHIFT: &str = "8";
 /// How long one QEMU run may take before it is killed.
 const QEMU_TIMEOUT: Duration = Duration::from_secs(60);
+/// Budget of the queries' flash on the Cortex-M4F (the firmware's text and
+/// data minus the baseline's), bytes: the measured figure plus about 10%.
+/// Over it, `cargo xtask firmware` (and CI) fails.
+pub const FLASH_BUDGET: u64 = 110_000;
+/// Budget of the largest stack high-water mark of one query on the
+/// Cortex-M4F, bytes: the measured figure plus about 10%.
+pub const STACK_BUDGET: u64 = 4_400;
 /// The issue's targets: flash of all queries, stack of every query,
 /// instructions of the arm's 15-pair check.
 const FLASH_TARGET: u64 = 32 * 1024;
@@ -123,6 +133,7 @@ pub fn run() -> Result {
     let out = dir.join("figures.md");
     std::fs::write(&out, &table).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     println!("{table}");
+    check_budgets(&rows, m4.flash().saturating_sub(m4_base.flash()))?;
     println!(
         "firmware: {} queries within tolerance on the emulated Cortex-M4F, figures in {} ({})",
         rows.len(),
@@ -130,6 +141,40 @@ pub fn run() -> Result {
         crate::run::format_duration(started.elapsed())
     );
     Ok(())
+}
+
+/// Fails when the queries' flash (`flash`, bytes) or the largest stack of
+/// one query is over its budget, naming the figure and the budget.
+fn check_budgets(rows: &[Row], flash: u64) -> Result {
+    let (stack, query) = rows
+        .iter()
+        .map(|r| (r.stack, r.name.as_str()))
+        .max()
+        .unwrap_or((0, ""));
+    let mut over = Vec::new();
+    if flash > FLASH_BUDGET {
+        over.push(format!(
+            "the queries take {flash} B of flash, over the budget of {FLASH_BUDGET} B"
+        ));
+    }
+    if stack > STACK_BUDGET {
+        over.push(format!(
+            "`{query}` takes {stack} B of stack, over the budget of {STACK_BUDGET} B"
+        ));
+    }
+    if over.is_empty() {
+        println!(
+            "firmware: within budget: {flash} B of flash (budget {FLASH_BUDGET} B), \
+             largest stack {stack} B (budget {STACK_BUDGET} B)"
+        );
+        Ok(())
+    } else {
+        Err(format!(
+            "{}; shrink the code, or raise the budget in xtask/src/firmware.rs and the \
+             figures in README.md and examples/firmware if the growth is intended",
+            over.join("; ")
+        ))
+    }
 }
 
 /// Adds the bare-metal targets rustup does not list as installed.

@@ -2,12 +2,13 @@
 //! `.cargo/config.toml`).
 //!
 //! - `ci`: everything CI checks, in order, stopping at the first failure:
-//!   formatting, clippy, tests, docs, then `no-std`.
+//!   formatting, clippy, tests, docs, `no-std`, then (under CI) `firmware`.
 //! - `no-std`: proves the library crates need neither `std` nor `alloc`, by
 //!   building them for two bare-metal targets and linking a probe binary that
 //!   calls their core API.
 //! - `firmware`: builds the Cortex-M4F firmware example, runs it under QEMU,
-//!   checks its answers and writes its size, stack and instruction figures.
+//!   checks its answers and writes its size, stack and instruction figures;
+//!   fails when the flash or stack is over its budget.
 //! - `fuzz-smoke SECONDS`: runs every cargo-fuzz target for `SECONDS` each.
 //! - `bake-field MESH OUT`: bakes a convex mesh's support field for `static`
 //!   data on a microcontroller.
@@ -30,9 +31,9 @@ const USAGE: &str = "\
 usage: cargo xtask <command>
 
 commands:
-  ci                  formatting, clippy, tests, docs and no-std, as CI runs them
+  ci                  formatting, clippy, tests, docs, no-std and (CI=true) firmware, as CI runs them
   no-std              build the library crates for bare-metal targets and link the no-std probe
-  firmware            run the Cortex-M4F firmware under QEMU, check its answers, write size/stack/instruction figures
+  firmware            run the Cortex-M4F firmware under QEMU, check its answers and flash/stack budgets, write figures
   fuzz-smoke SECONDS  run every fuzz target for SECONDS each (nightly, cargo-fuzz)
   bake-field MESH OUT [--res N] [--compact]
                       bake a convex mesh's support field into Rust statics (OUT.rs) or a blob

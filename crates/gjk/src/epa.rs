@@ -55,6 +55,11 @@ struct Face<R> {
 /// one per thread, or pick smaller capacities on a microcontroller: EPA
 /// then stops earlier on curved shapes, with [`EpaStatus::CapacityReached`]).
 ///
+/// Size with `F = 2V - 4`: about `84 V` bytes in f32 and `140 V` in f64
+/// (24 or 48 per vertex, 30 or 46 per face), so `Polytope<f32, 32, 60>`
+/// takes about 2.6 KB and `Polytope<f32, 48, 92>` about 3.9 KB: polytope
+/// pairs rarely need more than a few dozen vertices.
+///
 /// `V` must be at least 4, at most 65535, and `F >= 2V - 4` (checked at
 /// compile time when [`Polytope::new`] is instantiated).
 #[derive(Clone, Debug)]

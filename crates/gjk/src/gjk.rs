@@ -104,6 +104,11 @@ where
 
 /// Maps a core result to the world-frame [`Distance`], correcting by the
 /// inflation radii.
+///
+/// Inlined into each query even in a size-optimized build: a caller that
+/// reads only the distance then skips the witnesses and normal entirely,
+/// which on a Cortex-M4F is worth more instructions than the code it saves.
+#[inline(always)]
 pub(crate) fn to_world<R, A, B, const I: bool>(
     pair: &MinkowskiDiff<'_, R, A, B, I>,
     pose_a: &Iso3<R>,
@@ -216,6 +221,9 @@ where
     while k < MAX_GJK_ITERATIONS {
         k += 1;
         // Search direction: the closest point, or its Nesterov blend.
+        // `|dir|` is `v_norm` when `dir` is `v` (the same `sqrt` of the same
+        // `|v|²`), which saves a square root per plain iteration.
+        let mut dn = v_norm;
         if nesterov && !simplex.is_empty() {
             let kk = R::lit(k as f64);
             if polytope {
@@ -234,7 +242,9 @@ where
                 let y = v * m + w_last * (R::ONE - m);
                 dir = dir * m + y * (R::ONE - m);
             }
-            if !greater(dir.norm_squared(), R::ZERO) {
+            if greater(dir.norm_squared(), R::ZERO) {
+                dn = dir.norm();
+            } else {
                 dir = v;
             }
         } else {
@@ -247,7 +257,6 @@ where
         let tol = rel_tol * scale;
 
         // Lower bound from the plane through w normal to dir.
-        let dn = dir.norm();
         let omega = dir.dot(w) / dn;
         if omega > lower {
             lower = omega;

@@ -67,7 +67,12 @@ impl<'p, 's, R: Real, A: Support<R>, B: Support<R>, const I: bool> Inflated<'p, 
     }
 
     /// The support point of the inflated difference along `dir` (any length).
-    #[inline(always)]
+    ///
+    /// `#[inline]`, not `always`: a speed-optimized build inlines it at every
+    /// call site, a size-optimized one (`opt-level = "s"`, firmware) keeps
+    /// one copy per pair, which makes the portal loop the same code for
+    /// every pair apart from this call.
+    #[inline]
     pub fn support(&mut self, dir: Vec3<R>) -> Vertex<R> {
         self.queries += 1;
         let core = self.pair.support(dir);

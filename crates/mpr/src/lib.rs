@@ -140,7 +140,10 @@ mod portal;
 mod result;
 mod triangle;
 
-pub use certify::{CERTIFY_MAX_FACES, CERTIFY_MAX_VERTICES};
+pub use certify::{
+    CERTIFY_MAX_FACES, CERTIFY_MAX_VERTICES, CERTIFY_SMALL_FACES, CERTIFY_SMALL_STEPS,
+    CERTIFY_SMALL_VERTICES,
+};
 pub use intersect::intersect;
 pub use limits::{
     barycentric_slack, coincidence_tolerance, convergence_tolerance, core_distance_tolerance,

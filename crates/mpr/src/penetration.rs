@@ -55,7 +55,7 @@ pub fn penetration_with<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     if inf.r_a + inf.r_b > R::ZERO && settings.exact_inflated {
         let (found, iterations) = core_distance(&mut inf, interior, false);
         match found {
-            CoreDistance::Apart { q } => return exact(&inf, q, pose_a, iterations),
+            CoreDistance::Apart { q } => return exact(inf.r_a, inf.r_b, q, pose_a, iterations),
             CoreDistance::CoresOverlap => {
                 // MPR on the cores, the radii added afterwards; a core
                 // difference without volume (crossing segments) falls back to
@@ -75,19 +75,23 @@ pub fn penetration_with<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
 }
 
 /// The exact answer from the closest point `q` of the core difference (the
-/// cores are apart): overlapping when `|q| < r_A + r_B`.
-fn exact<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
-    inf: &Inflated<'_, '_, R, A, B, I>,
+/// cores are apart) and A's and B's inflation radii `r_a`, `r_b`:
+/// overlapping when `|q| < r_a + r_b`. The same code for every shape pair
+/// (`#[inline]`, so a size-optimized build keeps one copy).
+#[inline]
+fn exact<R: Real>(
+    r_a: R,
+    r_b: R,
     q: SupportPoint<R>,
     pose_a: &Iso3<R>,
     iterations: u32,
 ) -> Penetration<R> {
     let dist = q.w.norm();
     let u = -q.w / dist;
-    let depth = inf.r_a + inf.r_b - dist;
+    let depth = r_a + r_b - dist;
     let mut out = if depth > R::ZERO {
-        let p_a = pose_a.transform_point(q.a + u * inf.r_a);
-        let p_b = pose_a.transform_point(q.b - u * inf.r_b);
+        let p_a = pose_a.transform_point(q.a + u * r_a);
+        let p_b = pose_a.transform_point(q.b - u * r_b);
         Penetration {
             status: MprStatus::Converged,
             depth,

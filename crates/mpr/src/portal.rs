@@ -146,7 +146,7 @@ pub(crate) fn run<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
         m = dir.any_orthonormal();
     }
     let m = m.normalize_or(dir.any_orthonormal());
-    let mut v2 = inf.support(m);
+    let v2 = inf.support(m);
     pass.iterations += 1;
     if check && v2.w.dot(m) < R::ZERO {
         pass.end = End::Separated(m);
@@ -156,51 +156,48 @@ pub(crate) fn run<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
         return pass; // Degenerate
     }
 
-    // Third vertex: discovery loop.
+    // Third vertex: discovery loop, on the vertices in `pass.v` (so that
+    // every exit leaves them there without a copy).
+    pass.v[2] = v2;
     let mut n = (v1.w - v0.w).cross(v2.w - v0.w);
     if n.dot(dir) < R::ZERO {
-        core::mem::swap(&mut v1, &mut v2);
+        pass.v.swap(1, 2);
         n = -n;
     }
-    let mut v3 = v2;
+    pass.v[3] = pass.v[2];
     let mut found = false;
     for _ in 0..MAX_DISCOVERY_ITERATIONS {
         pass.iterations += 1;
-        let nu = match n.try_normalize() {
-            Some(nu) => nu,
-            None => {
-                pass.v = [v0, v1, v2, v3];
-                return pass; // Degenerate
-            }
+        let Some(nu) = n.try_normalize() else {
+            return pass; // Degenerate
         };
-        v3 = inf.support(nu);
+        let v3 = inf.support(nu);
+        pass.v[3] = v3;
         if check && v3.w.dot(nu) < R::ZERO {
-            pass.v = [v0, v1, v2, v3];
             pass.end = End::Separated(nu);
             return pass;
         }
         if (v3.w - v0.w).dot(nu) <= flat {
-            pass.v = [v0, v1, v2, v3];
             return pass; // Degenerate
         }
+        let [p0, p1, p2, p3] = pass.v.map(|v| v.w);
         // Does the ray leave the cone through the side (v0, v1, v3)?
-        let slack = triple_slack(v0.w, v1.w, v3.w);
-        if v1.w.cross(v3.w).dot(v0.w) < -slack {
-            v2 = v3;
-            n = (v1.w - v0.w).cross(v3.w - v0.w);
+        let slack = triple_slack(p0, p1, p3);
+        if p1.cross(p3).dot(p0) < -slack {
+            pass.v[2] = v3;
+            n = (p1 - p0).cross(p3 - p0);
             continue;
         }
         // ... or through the side (v0, v3, v2)?
-        let slack = triple_slack(v0.w, v3.w, v2.w);
-        if v3.w.cross(v2.w).dot(v0.w) < -slack {
-            v1 = v3;
-            n = (v3.w - v0.w).cross(v2.w - v0.w);
+        let slack = triple_slack(p0, p3, p2);
+        if p3.cross(p2).dot(p0) < -slack {
+            pass.v[1] = v3;
+            n = (p3 - p0).cross(p2 - p0);
             continue;
         }
         found = true;
         break;
     }
-    pass.v = [v0, v1, v2, v3];
     if !found {
         pass.end = End::DiscoveryCap;
         return pass;
@@ -251,6 +248,34 @@ fn crossing<R: Real>(v0: Vec3<R>, a: Vec3<R>, b: Vec3<R>, c: Vec3<R>, dir: Vec3<
     edge(pa, pb).min_of(edge(pb, pc)).min_of(edge(pc, pa))
 }
 
+/// The candidate sub-portal the ray from `v0` along `dir` crosses deepest
+/// (see [`crossing`]): candidate `k` is the portal `p` with vertex `k`
+/// replaced by `v4`. `classic` unless another one scores higher. The rare
+/// path of the refinement (the classic rule picked a sub-portal the ray
+/// misses), out of line: it is the same code for every shape pair.
+#[cold]
+#[inline(never)]
+fn deepest_crossing<R: Real>(
+    v0: Vec3<R>,
+    p: [Vec3<R>; 3],
+    v4: Vec3<R>,
+    classic: usize,
+    dir: Vec3<R>,
+) -> usize {
+    let mut best = classic;
+    let mut best_score = -R::INFINITY;
+    for k in 0..3 {
+        let mut c = p;
+        c[k] = v4;
+        let score = crossing(v0, c[0], c[1], c[2], dir);
+        if score > best_score {
+            best_score = score;
+            best = k;
+        }
+    }
+    best
+}
+
 /// The refinement loop of a pass whose portal `pass.v[1..4]` the ray crosses.
 fn refine<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     inf: &mut Inflated<'_, '_, R, A, B, I>,
@@ -258,23 +283,21 @@ fn refine<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     check: bool,
     stop_inside: bool,
 ) {
-    let [v0, mut v1, mut v2, mut v3] = pass.v;
+    let v0 = pass.v[0];
     let tol = convergence_tolerance::<R>() * (pass.size + pass.target.norm());
     let mut last = End::Degenerate;
     for step in 0..MAX_REFINEMENT_ITERATIONS {
         pass.iterations += 1;
-        let n = match (v2.w - v1.w).cross(v3.w - v1.w).try_normalize() {
-            Some(n) if n.dot(v1.w - v0.w) >= R::ZERO => n,
-            Some(n) => -n,
-            None => {
-                // The portal collapsed to a segment: the boundary there is
-                // an edge the ray passes through; stop with the ray itself.
-                let v4 = inf.support(pass.dir);
-                last = End::Converged(pass.dir, v4);
-                break;
-            }
+        let [_, v1, v2, v3] = pass.v.map(|v| v.w);
+        // A portal collapsed to a segment: the boundary there is an edge the
+        // ray passes through; stop with the ray itself as the normal (one
+        // support call site for both cases keeps the loop small).
+        let (n, collapsed) = match (v2 - v1).cross(v3 - v1).try_normalize() {
+            Some(n) if n.dot(v1 - v0.w) >= R::ZERO => (n, false),
+            Some(n) => (-n, false),
+            None => (pass.dir, true),
         };
-        if !pass.inside && n.dot(v1.w) >= R::ZERO {
+        if !collapsed && !pass.inside && n.dot(v1) >= R::ZERO {
             pass.inside = true;
             if stop_inside {
                 last = End::Inside;
@@ -282,12 +305,16 @@ fn refine<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
             }
         }
         let v4 = inf.support(n);
+        if collapsed {
+            last = End::Converged(n, v4);
+            break;
+        }
         let reach = v4.w.dot(n);
         if check && !pass.inside && reach < R::ZERO {
             last = End::Separated(n);
             break;
         }
-        if reach - v1.w.dot(n) <= tol {
+        if reach - v1.dot(n) <= tol {
             last = End::Converged(n, v4);
             break;
         }
@@ -295,42 +322,33 @@ fn refine<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
             last = End::RefinementCap(n, v4);
             break;
         }
-        // Keep the sub-portal the ray crosses. The classic rule tests v1,
-        // v2, v3 against the plane through v0, v4 and the ray, which picks
-        // arbitrarily when the ray runs exactly through a portal vertex or
-        // edge (two equal boxes offset along a diagonal); when its pick is
-        // not crossed by the ray, the three candidates are scored and the
-        // one the ray crosses deepest is kept, which cannot lose the ray.
+        // Keep the sub-portal the ray crosses: the portal with one vertex
+        // replaced by v4. The classic rule tests v1, v2, v3 against the
+        // plane through v0, v4 and the ray, which picks arbitrarily when the
+        // ray runs exactly through a portal vertex or edge (two equal boxes
+        // offset along a diagonal); when its pick is not crossed by the ray,
+        // the three candidates are scored and the one the ray crosses
+        // deepest is kept, which cannot lose the ray.
         let c = v4.w.cross(v0.w);
-        let classic = if v1.w.dot(c) > R::ZERO {
-            if v2.w.dot(c) > R::ZERO {
+        let classic = if v1.dot(c) > R::ZERO {
+            if v2.dot(c) > R::ZERO {
                 0
             } else {
                 2
             }
-        } else if v3.w.dot(c) > R::ZERO {
+        } else if v3.dot(c) > R::ZERO {
             1
         } else {
             0
         };
-        let candidates = [[v4, v2, v3], [v1, v4, v3], [v1, v2, v4]];
-        let [a, b, d] = candidates[classic];
-        let pick = if crosses(v0.w, a.w, b.w, d.w, pass.dir) {
+        let mut p = [v1, v2, v3];
+        p[classic] = v4.w;
+        let pick = if crosses(v0.w, p[0], p[1], p[2], pass.dir) {
             classic
         } else {
-            let mut best = classic;
-            let mut best_score = -R::INFINITY;
-            for (i, c) in candidates.iter().enumerate() {
-                let score = crossing(v0.w, c[0].w, c[1].w, c[2].w, pass.dir);
-                if score > best_score {
-                    best_score = score;
-                    best = i;
-                }
-            }
-            best
+            deepest_crossing(v0.w, [v1, v2, v3], v4.w, classic, pass.dir)
         };
-        [v1, v2, v3] = candidates[pick];
+        pass.v[pick + 1] = v4;
     }
-    pass.v = [v0, v1, v2, v3];
     pass.end = last;
 }

@@ -20,6 +20,17 @@
 //!   `f64` ones by a few `ε₃₂` (1.2e-7) times the size: the sum is below
 //!   2e-5 m, and 1e-4 m leaves a margin of five. Measured: under 1e-7 m.
 //! - booleans (intersection, the arm's verdict): exact.
+//!
+//! Figures (`cargo xtask firmware`, release profile of this crate:
+//! `opt-level = "s"`, fat LTO, one codegen unit, `panic = "abort"`):
+//! the queries take 97,904 B of flash on the Cortex-M4F (the firmware minus
+//! the `baseline` binary, which runs none), at most 3,952 B of stack (MPR
+//! penetration capsule–hull), and the arm's 15-pair check 17,442 to 18,356
+//! instructions. `cargo xtask firmware` fails above its budgets of
+//! 110,000 B of flash and 4,400 B of stack (`xtask/src/firmware.rs`).
+//! Where the flash goes: `llvm-nm --size-sort -S` on
+//! `$CARGO_TARGET_DIR/firmware/thumbv7em-none-eabihf/release/mink-firmware`
+//! (from `rustup component add llvm-tools`).
 
 #![no_std]
 #![no_main]
