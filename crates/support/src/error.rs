@@ -20,8 +20,8 @@ pub enum ShapeError {
         /// How many were given.
         given: usize,
     },
-    /// Borrowed hull arrays are inconsistent (an index out of range, sizes
-    /// that disagree); the text names the array.
+    /// Borrowed arrays (of a hull or a height field) are inconsistent (an
+    /// index out of range, sizes that disagree); the text names the array.
     Inconsistent(&'static str),
     /// A fixed capacity was exceeded (named).
     Capacity(&'static str),
@@ -37,7 +37,7 @@ impl core::fmt::Display for ShapeError {
             ShapeError::TooFewPoints { needed, given } => {
                 write!(f, "needs at least {needed} points, got {given}")
             }
-            ShapeError::Inconsistent(what) => write!(f, "inconsistent hull data: {what}"),
+            ShapeError::Inconsistent(what) => write!(f, "inconsistent data: {what}"),
             ShapeError::Capacity(what) => write!(f, "capacity exceeded: {what}"),
         }
     }

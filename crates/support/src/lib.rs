@@ -61,6 +61,7 @@ pub use shapes::cuboid::Cuboid;
 pub use shapes::cylinder::{Cylinder, CAP_RIM_POINTS};
 pub use shapes::ellipsoid::Ellipsoid;
 pub use shapes::halfspace::{HalfSpace, HalfSpaceContact};
+pub use shapes::height_field::HeightField;
 #[cfg(feature = "alloc")]
 pub use shapes::hull::ConvexHull;
 pub use shapes::hull::{ClimbError, FacePlane, HullArrays, HullEdge, HullIndex, HullView};

@@ -6,6 +6,7 @@ pub mod cuboid;
 pub mod cylinder;
 pub mod ellipsoid;
 pub mod halfspace;
+pub mod height_field;
 pub mod hull;
 pub mod point;
 pub mod prism;

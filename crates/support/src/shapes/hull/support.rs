@@ -18,6 +18,13 @@ use crate::{Aabb, CapacityError, Iso3, Real, Support, SupportSet, Vec3};
 /// loses by more than a few nanoseconds and does not depend on the hint.
 pub const HULL_SCAN_MAX_VERTICES: usize = 16;
 
+/// Hulls with at most this many vertices compute their world AABB by
+/// transforming every vertex (a few nanoseconds each, no branches);
+/// larger ones by six support calls. Six climbs over a 32-vertex hull cost
+/// several times the 32 transforms, so the threshold is well above the
+/// support scan's.
+pub const HULL_AABB_TRANSFORM_MAX_VERTICES: usize = 64;
+
 /// The most vertex visits one hill climb may make (moves plus plateau
 /// steps) before giving up with [`ClimbError::IterationCap`]. A climb on a
 /// hull of `V` vertices takes `O(sqrt V)` moves from a cold start, and a
@@ -284,11 +291,12 @@ impl<R: Real> Support<R> for HullView<'_, R> {
         self.vertex_centroid()
     }
 
-    /// Exact: every vertex transformed for small hulls, six climbs for
-    /// large ones. An empty box for a hull without vertices.
+    /// Exact: every vertex transformed for hulls of up to
+    /// [`HULL_AABB_TRANSFORM_MAX_VERTICES`], six support calls for larger
+    /// ones. An empty box for a hull without vertices.
     fn world_aabb(&self, pose: &Iso3<R>) -> Aabb<R> {
         let vs = self.vertices();
-        if vs.len() <= HULL_SCAN_MAX_VERTICES {
+        if vs.len() <= HULL_AABB_TRANSFORM_MAX_VERTICES {
             let mut aabb = Aabb::EMPTY;
             for &v in vs {
                 aabb = aabb.including(pose.transform_point(v));
