@@ -18,6 +18,7 @@ mod gjk;
 mod islands;
 mod mpr;
 mod sat;
+mod sdf;
 mod support;
 mod umbrella;
 
@@ -33,6 +34,7 @@ pub extern "C" fn _start() -> ! {
     sat::exercise();
     broadphase::exercise();
     islands::exercise();
+    sdf::exercise();
     umbrella::exercise();
     loop {
         core::hint::spin_loop();
