@@ -61,6 +61,11 @@
 //! ```
 #![no_std]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
 pub use mink_broadphase as broadphase;
 pub use mink_field as field;
 pub use mink_gjk as gjk;
@@ -69,10 +74,15 @@ pub use mink_mpr as mpr;
 pub use mink_sat as sat;
 pub use mink_support as support;
 
+pub mod collider;
+pub mod contact;
 pub mod query;
+pub mod scene;
 mod shape;
 mod visitor;
 
+pub use collider::{collide, Collider};
+pub use contact::{contact_manifold, ContactParams, ContactPoint, Manifold};
 pub use query::{distance, intersect, penetration, Body, Method};
 pub use shape::{dispatch_pair, NoCustomShape, Shape};
 pub use visitor::PairVisitor;

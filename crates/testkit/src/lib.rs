@@ -175,6 +175,20 @@ pub fn hostile_directions<R: Real>() -> Vec<Vec3<R>> {
 /// generating the tests `name::f32` and `name::f64`.
 #[macro_export]
 macro_rules! for_each_real {
+    ($name:ident, $body:ident, ignore = $why:literal) => {
+        mod $name {
+            #[test]
+            #[ignore = $why]
+            fn f32() {
+                super::$body::<f32>();
+            }
+            #[test]
+            #[ignore = $why]
+            fn f64() {
+                super::$body::<f64>();
+            }
+        }
+    };
     ($name:ident, $body:ident) => {
         mod $name {
             #[test]

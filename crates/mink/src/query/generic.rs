@@ -60,7 +60,20 @@ impl<R: Real, A: Support<R>, B: Support<R>> PairAlgorithm<R, A, B> for Generic {
 
     fn penetration(&self, a: &A, sa: &Side<R>, b: &B, sb: &Side<R>, m: Method) -> Proximity<R> {
         match m {
-            Method::Auto | Method::Mpr => mpr_penetration(a, sa, b, sb),
+            // Polytope pairs: MPR, certified exact on them, and fast.
+            Method::Auto if A::POLYTOPE && B::POLYTOPE => mpr_penetration(a, sa, b, sb),
+            // Curved shapes: MPR's depth is only within its tolerance (tens
+            // of percent off on deep pairs), so the table takes GJK+EPA,
+            // with MPR when EPA gives no answer.
+            Method::Auto => {
+                let exact = epa_penetration(a, sa, b, sb);
+                if exact.status.is_answer() {
+                    exact
+                } else {
+                    mpr_penetration(a, sa, b, sb)
+                }
+            }
+            Method::Mpr => mpr_penetration(a, sa, b, sb),
             Method::Gjk | Method::Epa => epa_penetration(a, sa, b, sb),
         }
     }

@@ -14,6 +14,9 @@ mod table;
 
 pub use result::{Algorithm, Overlap, Proximity, Status};
 
+/// The closest points of two segments, shared with the contact routines.
+pub(crate) use analytic::closest_segment_points;
+
 use crate::shape::{NoCustomShape, Shape};
 use mink_support::{Iso3, Real, Support};
 
@@ -22,7 +25,11 @@ use mink_support::{Iso3, Real, Support};
 pub enum Method {
     /// The pair's entry in the table: analytic for sphere–sphere,
     /// sphere–capsule, capsule–capsule, sphere–box and half-space pairs;
-    /// GJK for distance and MPR for penetration otherwise.
+    /// otherwise GJK for distance, and for the depth of overlapping shapes
+    /// MPR on two polytopes (certified exact there, and fast) and GJK+EPA
+    /// when a shape is curved (MPR's depth on curved shapes is only within
+    /// its tolerance; EPA agrees with Coal on every pair of the query
+    /// format).
     #[default]
     Auto,
     /// GJK for distance and intersection, GJK+EPA for penetration.

@@ -1,0 +1,253 @@
+//! A convex shape against a height field: contacts per supporting cell,
+//! through the cells' prisms, without the prisms' internal walls.
+//!
+//! The height field is the union of its cells' [`TerrainPrism`]s. Each prism
+//! under the convex shape's box is a convex pair with it, answered by
+//! [`contact_manifold`]. A prism's own contacts are not all contacts of the
+//! union: a shape near a cell border can reach a prism through a vertical
+//! wall that is inside the terrain, or through the top edge between two
+//! coplanar triangles, and get a sideways or tilted normal although the
+//! surface there is flat. Three rules turn prism contacts into terrain
+//! contacts:
+//!
+//! 1. **Supporting plane.** A contact is kept only when the plane through
+//!    its terrain-side point `q` with its normal `n` supports the terrain
+//!    near `q`: every vertex `v` (top and base) of every prism whose
+//!    footprint holds `q`'s xy satisfies `n · (v - q) <= tol`, and `q` lies
+//!    on or below those prisms' tops (within `tol`). On the
+//!    interior of a top triangle this keeps exactly the triangle's normal;
+//!    on an edge or a vertex, exactly the normals between the faces that
+//!    meet there when the terrain is convex there (a ridge, a peak), and
+//!    none across a flat or concave border, whose neighbouring faces report
+//!    the contact themselves. A wall between two cells fails (the
+//!    neighbour's vertices lie beyond it); the grid's outer walls and the
+//!    base pass, since they are the solid terrain's true faces.
+//! 2. **Deep fallback.** When every contact of a prism failed rule 1 and
+//!    the centre of the shape's box, or the shape's side of a rejected
+//!    contact, lies inside that prism (the shape has sunk into the terrain,
+//!    and the prism's answer came out through a wall or the base), the prism answers instead with the shape's deepest point
+//!    below the plane of its top triangle, normal the triangle's, kept when
+//!    that point lies over the triangle's footprint. A sunk shape is thus
+//!    pushed up, never sideways through the terrain.
+//! 3. **Merging and cap.** Neighbouring prisms report a shared point (on a
+//!    shared edge or vertex) each: points closer than the merge distance are
+//!    one contact, the deeper kept; then at most `max_points` are emitted,
+//!    the deepest first and then the most spread (see
+//!    [`CONTACT_CANDIDATES`](super::CONTACT_CANDIDATES) for the buffer).
+//!
+//! The tolerances are [`HEIGHT_FIELD_TOLERANCE`] times the smaller cell
+//! side (footprints, supporting plane) or times the smaller of that side
+//! and the shape's size (merging).
+
+use super::contact_set::ContactSet;
+use crate::contact::{contact_manifold, ContactParams, ContactPoint};
+use crate::query::Body;
+use crate::shape::Shape;
+use mink_support::{Aabb, HalfSpace, HeightField, Iso3, Real, Support, TerrainPrism, Vec3};
+
+/// The relative tolerance of height-field contacts: how far (as a fraction
+/// of the smaller cell side, so 1 mm for 1 m cells) a contact's terrain
+/// point may lie outside a triangle's footprint and still belong to it,
+/// and how far a vertex near it may lie above its contact plane. Merging
+/// uses this fraction of the smaller of the cell side and the shape's size.
+/// It absorbs the rounding of the convex pair's answer (f32 included).
+pub const HEIGHT_FIELD_TOLERANCE: f64 = 1e-3;
+
+/// Sizes the tolerances of one pair are made of (meters).
+#[derive(Clone, Copy, Debug)]
+struct Tolerances<R> {
+    /// Footprint slack and supporting-plane slack.
+    length: R,
+    /// Merge distance of two contacts.
+    merge: R,
+}
+
+/// The contacts of `shape` at `pose_shape` against `field` at `pose_field`
+/// (shape frames to world), world frame, normals from the field to the
+/// shape (from the shape to the field when `flip`), passed to `emit`; at
+/// most `max_points`, and returns how many. A half-space, a non-finite
+/// pose or a bad margin gives none.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn collide_convex<R, U, F>(
+    field: &HeightField<'_, R>,
+    pose_field: &Iso3<R>,
+    shape: &Shape<'_, R, U>,
+    pose_shape: &Iso3<R>,
+    params: &ContactParams<R>,
+    max_points: usize,
+    flip: bool,
+    emit: &mut F,
+) -> usize
+where
+    R: Real,
+    U: Support<R>,
+    F: FnMut(ContactPoint<R>),
+{
+    let margin_ok = params.margin.finite() && params.margin >= R::ZERO;
+    let unbounded = matches!(shape, Shape::HalfSpace(_));
+    if max_points == 0 || unbounded || !margin_ok {
+        return 0;
+    }
+    if !pose_field.is_finite() || !pose_shape.is_finite() {
+        return 0;
+    }
+    let bounds = shape.world_aabb(pose_shape);
+    let local = bounds
+        .inflated(params.margin)
+        .transformed(&pose_field.inverse());
+    let (columns, rows) = field.cell_range(&local);
+    let cell = field.dx().min_of(field.dy());
+    let size = (bounds.max - bounds.min).max_element();
+    let fraction = R::lit(HEIGHT_FIELD_TOLERANCE);
+    let tol = Tolerances {
+        length: cell * fraction,
+        merge: cell.min_of(size) * fraction,
+    };
+    let mut set = ContactSet::new(tol.merge);
+    let body = Body::new(shape, *pose_shape);
+    let centre = pose_field.inverse_transform_point(bounds.center());
+    for j in rows {
+        for i in columns.clone() {
+            let Some(prisms) = field.cell_prisms(i, j) else {
+                continue;
+            };
+            for prism in prisms {
+                prism_contacts(
+                    field, pose_field, &prism, &body, centre, params, &tol, &mut set,
+                );
+            }
+        }
+    }
+    set.emit(max_points, flip, emit)
+}
+
+/// Adds the terrain contacts of one prism to `set` (rules 1 and 2);
+/// `centre` is the centre of the shape's box in the field's frame.
+#[allow(clippy::too_many_arguments)]
+fn prism_contacts<R: Real, U: Support<R>>(
+    field: &HeightField<'_, R>,
+    pose_field: &Iso3<R>,
+    prism: &TerrainPrism<R>,
+    body: &Body<'_, '_, R, U>,
+    centre: Vec3<R>,
+    params: &ContactParams<R>,
+    tol: &Tolerances<R>,
+    set: &mut ContactSet<R>,
+) {
+    let prism_shape = Shape::TerrainPrism(*prism);
+    let manifold = contact_manifold(&Body::new(&prism_shape, *pose_field), body, params);
+    let (mut kept, mut rejected) = (false, false);
+    let inside = |p: Vec3<R>| over_footprint(prism, p, R::ZERO) && below_top(prism, p, R::ZERO);
+    let mut sunk = inside(centre);
+    for c in manifold.as_slice() {
+        // The terrain's side of the contact, in the field's frame.
+        let q = pose_field.inverse_transform_point(c.position + c.normal * (c.depth * R::HALF));
+        let n = pose_field.inverse_transform_vector(c.normal);
+        if supports_terrain(field, q, n, tol) {
+            set.insert(*c);
+            kept = true;
+        } else {
+            rejected = true;
+            // The shape's side of a rejected contact inside this prism:
+            // the shape has sunk into it, whatever its box centre does.
+            let p = pose_field.inverse_transform_point(c.position - c.normal * (c.depth * R::HALF));
+            sunk = sunk || inside(p);
+        }
+    }
+    if rejected && !kept && sunk {
+        deep_fallback(pose_field, prism, body, params, tol, set);
+    }
+}
+
+/// Rule 1: does the plane through `q` with normal `n` (field frame)
+/// support every prism whose footprint holds `q`'s xy, with `q` on or
+/// below their tops?
+fn supports_terrain<R: Real>(
+    field: &HeightField<'_, R>,
+    q: Vec3<R>,
+    n: Vec3<R>,
+    tol: &Tolerances<R>,
+) -> bool {
+    let slack = Vec3::new(tol.length, tol.length, R::ZERO);
+    let probe = Aabb::new(
+        Vec3::new(q.x, q.y, field.base()) - slack,
+        Vec3::new(q.x, q.y, field.max_height()) + slack,
+    );
+    let (columns, rows) = field.cell_range(&probe);
+    let mut any = false;
+    for j in rows {
+        for i in columns.clone() {
+            let Some(prisms) = field.cell_prisms(i, j) else {
+                continue;
+            };
+            for prism in prisms {
+                if !over_footprint(&prism, q, tol.length) {
+                    continue;
+                }
+                any = true;
+                // The terrain's point must lie on the terrain, not above it.
+                let above_top = !below_top(&prism, q, -tol.length);
+                if above_top {
+                    return false;
+                }
+                for v in prism.vertices() {
+                    let above = n.dot(v - q) > tol.length;
+                    if above {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+    any
+}
+
+/// `true` when `p`'s xy lies in the prism's triangular footprint or within
+/// `slack` meters of it.
+fn over_footprint<R: Real>(prism: &TerrainPrism<R>, p: Vec3<R>, slack: R) -> bool {
+    let t = prism.top();
+    // Counter-clockwise from above: inside is left of every edge.
+    (0..3).all(|k| {
+        let (a, b) = (t[k], t[(k + 1) % 3]);
+        let (ex, ey) = (b.x - a.x, b.y - a.y);
+        let cross = ex * (p.y - a.y) - ey * (p.x - a.x);
+        cross >= -slack * (ex * ex + ey * ey).sqrt()
+    })
+}
+
+/// The unit upward normal of the prism's top triangle (field frame).
+fn top_normal<R: Real>(prism: &TerrainPrism<R>) -> Vec3<R> {
+    let [a, b, c] = prism.top();
+    (b - a).cross(c - a).normalize_or(Vec3::Z)
+}
+
+/// `true` when `q` lies more than `slack` below the plane of the prism's
+/// top triangle.
+fn below_top<R: Real>(prism: &TerrainPrism<R>, q: Vec3<R>, slack: R) -> bool {
+    top_normal(prism).dot(q - prism.top()[0]) < -slack
+}
+
+/// Rule 2: the shape's deepest point below the plane of the prism's top,
+/// kept when it lies over the prism's footprint.
+fn deep_fallback<R: Real, U: Support<R>>(
+    pose_field: &Iso3<R>,
+    prism: &TerrainPrism<R>,
+    body: &Body<'_, '_, R, U>,
+    params: &ContactParams<R>,
+    tol: &Tolerances<R>,
+    set: &mut ContactSet<R>,
+) {
+    let n = top_normal(prism);
+    let Ok(plane) = HalfSpace::new(n, n.dot(prism.top()[0])) else {
+        return;
+    };
+    let plane_shape = Shape::HalfSpace(plane);
+    let manifold = contact_manifold(&Body::new(&plane_shape, *pose_field), body, params);
+    for c in manifold.as_slice() {
+        // The shape's side of the contact, in the field's frame.
+        let p = pose_field.inverse_transform_point(c.position - c.normal * (c.depth * R::HALF));
+        if over_footprint(prism, p, tol.length) {
+            set.insert(*c);
+        }
+    }
+}

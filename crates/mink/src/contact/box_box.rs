@@ -1,0 +1,262 @@
+//! Box against box, in closed form: the separating-axis test over the 15
+//! axes (3 face normals of each box, 9 edge-pair cross products) with a
+//! preference for faces, then either the incident face clipped against the
+//! reference face's rectangle (up to 8 points, reduced to 4) or one point
+//! between the two closest edges.
+
+use super::features::DISTINCT_FRACTION;
+use super::reduce::Candidates;
+use super::{ContactPoint, Manifold};
+use crate::query::closest_segment_points;
+use mink_support::{Cuboid, Iso3, Real, Vec3};
+
+/// How much better (meters, as a fraction of the smaller box's half
+/// diagonal) B's best face must separate than A's, or an edge pair than
+/// the best face, to be chosen: faces give full manifolds and A as the
+/// reference keeps the points stable from frame to frame. 1e-3.
+pub const BOX_FEATURE_PREFERENCE: f64 = 1e-3;
+
+/// Below this length of `a_i × b_j` (unit axes), the two edge directions
+/// are parallel and their axis is a face axis already tested: skipped.
+/// In units of `sqrt(ε)` of the scalar.
+const EDGE_PARALLEL_SQRT_EPS: f64 = 16.0;
+
+/// One box of the pair: shape, pose (shape frame to world), extra
+/// inflation (the body's margin).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PosedBox<'s, R> {
+    pub shape: &'s Cuboid<R>,
+    pub pose: Iso3<R>,
+    pub margin: R,
+}
+
+#[inline(always)]
+fn sign<R: Real>(x: R) -> R {
+    if x < R::ZERO {
+        -R::ONE
+    } else {
+        R::ONE
+    }
+}
+
+#[inline(always)]
+fn axis<R: Real>(i: usize) -> Vec3<R> {
+    match i {
+        0 => Vec3::X,
+        1 => Vec3::Y,
+        _ => Vec3::Z,
+    }
+}
+
+/// The manifold of two boxes within `margin` (meters, `>= 0`; poses
+/// finite), normal from A to B, world frame.
+pub(crate) fn box_box_manifold<R: Real>(
+    a: PosedBox<'_, R>,
+    b: PosedBox<'_, R>,
+    margin: R,
+) -> Manifold<R> {
+    let (ha, hb) = (a.shape.half_extents(), b.shape.half_extents());
+    // B's axes and centre in A's frame.
+    let rot = a.pose.rotation.transpose_mul_mat(&b.pose.rotation);
+    let c = [rot.col(0), rot.col(1), rot.col(2)];
+    let t = a
+        .pose
+        .inverse_transform_vector(b.pose.translation - a.pose.translation);
+    let inflation = a.margin + b.margin;
+
+    // Faces of A: axis e_i.
+    let mut face_a = (0, -R::INFINITY);
+    for i in 0..3 {
+        let rb = (0..3).fold(R::ZERO, |s, j| s + hb.get(j) * c[j].get(i).abs());
+        let sep = t.get(i).abs() - ha.get(i) - rb;
+        if sep > face_a.1 {
+            face_a = (i, sep);
+        }
+    }
+    // Faces of B: axis c_j.
+    let mut face_b = (0, -R::INFINITY);
+    for j in 0..3 {
+        let ra = (0..3).fold(R::ZERO, |s, i| s + ha.get(i) * c[j].get(i).abs());
+        let sep = t.dot(c[j]).abs() - hb.get(j) - ra;
+        if sep > face_b.1 {
+            face_b = (j, sep);
+        }
+    }
+    // Edge pairs: axis e_i × c_j (A's frame).
+    let min_len = R::sqrt_epsilon() * R::lit(EDGE_PARALLEL_SQRT_EPS);
+    let mut edge = (0, 0, Vec3::X, -R::INFINITY);
+    for i in 0..3 {
+        for j in 0..3 {
+            let l = axis::<R>(i).cross(c[j]);
+            let len = l.norm();
+            if !(len > min_len) {
+                continue;
+            }
+            let l = l / len;
+            let ra = ha.dot(l.abs());
+            let rb = (0..3).fold(R::ZERO, |s, k| s + hb.get(k) * l.dot(c[k]).abs());
+            let sep = t.dot(l).abs() - ra - rb;
+            if sep > edge.3 {
+                edge = (i, j, l, sep);
+            }
+        }
+    }
+    let most = face_a.1.max_of(face_b.1).max_of(edge.3);
+    if !(most - inflation <= margin) {
+        return Manifold::new();
+    }
+    let size = ha.norm().min_of(hb.norm());
+    let prefer = R::lit(BOX_FEATURE_PREFERENCE) * size;
+    let distinct = R::lit(DISTINCT_FRACTION) * size;
+    let b_face = face_b.1 > face_a.1 + prefer;
+    let best_face = face_a.1.max_of(face_b.1);
+    let mut cands = Candidates::new();
+    if edge.3 > best_face + prefer {
+        let (i, j, l, _) = edge;
+        if let Some(p) = edge_contact(&a, &b, &c, t, i, j, l, margin, size) {
+            cands.push(p, distinct);
+            return cands.reduce(p.normal);
+        }
+    }
+    let normal = if b_face {
+        let n = face_contact(&b, &a, face_b.0, margin, distinct, true, &mut cands);
+        -n
+    } else {
+        face_contact(&a, &b, face_a.0, margin, distinct, false, &mut cands)
+    };
+    cands.reduce(normal)
+}
+
+/// The single point between A's edge along `e_i` and B's along `c_j`
+/// (`l` the unit axis, A's frame). `None` when the closest points of the
+/// two edges are not along the axis (the boxes are nearest elsewhere).
+fn edge_contact<R: Real>(
+    a: &PosedBox<'_, R>,
+    b: &PosedBox<'_, R>,
+    c: &[Vec3<R>; 3],
+    t: Vec3<R>,
+    i: usize,
+    j: usize,
+    l: Vec3<R>,
+    margin: R,
+    size: R,
+) -> Option<ContactPoint<R>> {
+    let (ha, hb) = (a.shape.half_extents(), b.shape.half_extents());
+    let n = if t.dot(l) < R::ZERO { -l } else { l };
+    // A's edge: the one of direction e_i farthest along n.
+    let mut ca = Vec3::ZERO;
+    for k in (0..3).filter(|&k| k != i) {
+        ca += axis::<R>(k) * (sign(n.get(k)) * ha.get(k));
+    }
+    let da = axis::<R>(i) * ha.get(i);
+    // B's edge: the one of direction c_j farthest along -n.
+    let mut cb = t;
+    for k in (0..3).filter(|&k| k != j) {
+        cb -= c[k] * (sign(n.dot(c[k])) * hb.get(k));
+    }
+    let db = c[j] * hb.get(j);
+    let (pa, pb) = closest_segment_points(ca - da, ca + da, cb - db, cb + db);
+    let sep = (pb - pa).dot(n);
+    let off_axis = (pb - pa - n * sep).norm();
+    if off_axis > R::sqrt_epsilon() * size {
+        return None;
+    }
+    let depth = a.margin + b.margin - sep;
+    if !(depth >= -margin) {
+        return None;
+    }
+    let mid = (pa + n * a.margin + pb - n * b.margin) * R::HALF;
+    Some(ContactPoint {
+        position: a.pose.transform_point(mid),
+        normal: a.pose.transform_vector(n),
+        depth,
+    })
+}
+
+/// The points of face `i` of the reference box `r` (the side facing the
+/// incident box `inc`) against the incident box's most anti-parallel face,
+/// clipped to the reference face's rectangle, into `out`. Returns the
+/// world normal from `r` to `inc`; the points' normals are flipped when
+/// `flipped` (the reference box is the pair's B).
+fn face_contact<R: Real>(
+    r: &PosedBox<'_, R>,
+    inc: &PosedBox<'_, R>,
+    i: usize,
+    margin: R,
+    distinct: R,
+    flipped: bool,
+    out: &mut Candidates<R>,
+) -> Vec3<R> {
+    let (hr, hi) = (r.shape.half_extents(), inc.shape.half_extents());
+    let rot = r.pose.rotation.transpose_mul_mat(&inc.pose.rotation);
+    let t = r
+        .pose
+        .inverse_transform_vector(inc.pose.translation - r.pose.translation);
+    let s = sign(t.get(i));
+    let n_ref = axis::<R>(i) * s;
+    let world_n = r.pose.transform_vector(n_ref);
+    let normal = if flipped { -world_n } else { world_n };
+    // Incident face: the incident box's face most anti-parallel to n_ref.
+    let d = rot.transpose_mul(n_ref);
+    let a = d.abs();
+    let j = if a.x >= a.y && a.x >= a.z {
+        0
+    } else if a.y >= a.z {
+        1
+    } else {
+        2
+    };
+    let (k1, k2) = ((j + 1) % 3, (j + 2) % 3);
+    let centre = axis::<R>(j) * (-sign(d.get(j)) * hi.get(j));
+    let (e1, e2) = (axis::<R>(k1) * hi.get(k1), axis::<R>(k2) * hi.get(k2));
+    let mut poly = [Vec3::ZERO; 8];
+    let mut len = 0;
+    for corner in [e1 + e2, e2 - e1, -e1 - e2, e1 - e2] {
+        poly[len] = rot.mul_vec(centre + corner) + t;
+        len += 1;
+    }
+    // Clip against the four side planes of the reference face.
+    let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+    for (k, bound) in [(i1, hr.get(i1)), (i2, hr.get(i2))] {
+        for side in [R::ONE, -R::ONE] {
+            let mut next = [Vec3::ZERO; 8];
+            let mut m = 0;
+            for q in 0..len {
+                let (p, p2) = (poly[q], poly[(q + 1) % len]);
+                let (dp, dq) = (side * p.get(k) - bound, side * p2.get(k) - bound);
+                if dp <= R::ZERO && m < 8 {
+                    next[m] = p;
+                    m += 1;
+                }
+                if (dp <= R::ZERO) != (dq <= R::ZERO) && m < 8 {
+                    next[m] = p + (p2 - p) * (dp / (dp - dq));
+                    m += 1;
+                }
+            }
+            poly = next;
+            len = m;
+            if len == 0 {
+                return normal;
+            }
+        }
+    }
+    let top = hr.get(i);
+    for p in &poly[..len] {
+        // Height of the incident point above the reference face (core).
+        let sep = s * p.get(i) - top;
+        let depth = r.margin + inc.margin - sep;
+        if depth >= -margin {
+            let on_ref = *p - n_ref * sep + n_ref * r.margin;
+            let on_inc = *p - n_ref * inc.margin;
+            out.push(
+                ContactPoint {
+                    position: r.pose.transform_point((on_ref + on_inc) * R::HALF),
+                    normal,
+                    depth,
+                },
+                distinct,
+            );
+        }
+    }
+    normal
+}

@@ -1,0 +1,236 @@
+//! Contact manifolds of two bodies: up to [`MAX_MANIFOLD_POINTS`] contact
+//! points, each with a world position, the unit normal from A to B and a
+//! penetration depth (positive when overlapping, negative for a speculative
+//! contact inside the contact margin).
+//!
+//! Conventions, shared by every routine here and by the scene's contacts:
+//! - `position` is the midpoint of the two surface points of the contact
+//!   (A's deepest point and B's), world frame, meters (MuJoCo's and Coal's
+//!   convention);
+//! - `normal` is a unit vector from A towards B, world frame: moving B by
+//!   `depth * normal` separates the pair at that point;
+//! - `depth` is meters; a pair farther apart than [`ContactParams::margin`]
+//!   gives no contact.
+//!
+//! How each pair is worked (one routine a file):
+//! - box–box: closed-form separating-axis test over the 15 axes, then the
+//!   incident face clipped to the reference face (`box_box`);
+//! - a half-space against any shape: the shape's support set along the
+//!   plane's inward normal, each point with its own depth (`half_space`);
+//! - every other convex pair: the first contact from the pair's
+//!   penetration query gives the normal, the two shapes' support sets
+//!   along it the touching features (vertex, edge, face, cap polygon), and
+//!   their overlap seen along the normal the points (`features`, `patch`):
+//!   a capsule lying on a box or a hull gives its segment clipped to the
+//!   face, two parallel capsules their overlap, hull faces their clipped
+//!   polygon. Curved shapes whose support sets show no patch fall back to
+//!   perturbation (`perturb`);
+//! - at most [`MAX_MANIFOLD_POINTS`] points are kept: the deepest, then
+//!   those spanning the largest area (`reduce`).
+//!
+//! Hull pairs go through the support-set path rather than mink-sat's
+//! manifold: the [`Shape`](crate::Shape) enum carries a bare hull view,
+//! and mink-sat needs per-hull data (Gauss-map arcs, an inscribed sphere)
+//! that would have to be rebuilt on the stack on every query (`O(E + F)`,
+//! kilobytes of stack for a 32-vertex hull).
+
+mod box_box;
+mod features;
+mod half_space;
+mod patch;
+mod perturb;
+mod point;
+mod reduce;
+
+pub use box_box::BOX_FEATURE_PREFERENCE;
+pub use features::{DISTINCT_FRACTION, FEATURE_SLOP_FRACTION, PARALLEL_EDGE_SIN};
+pub use patch::MIN_FACE_COS;
+pub use perturb::PERTURBATION_ANGLE;
+pub use point::{ContactPoint, Manifold, MAX_MANIFOLD_POINTS};
+pub use reduce::MAX_CANDIDATES;
+
+use crate::query::{Body, Method};
+use crate::shape::Shape;
+use crate::PairVisitor;
+use box_box::{box_box_manifold, PosedBox};
+use mink_support::{HalfSpace, Real, Support};
+
+/// How a pair's contact patch is found beyond its first (deepest) point.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Patch {
+    /// The pair's routine: closed form (box–box, half-spaces), the
+    /// shapes' touching features, perturbation for curved shapes whose
+    /// features show no patch.
+    #[default]
+    Auto,
+    /// Perturbation for every pair but box–box: the first contact, then
+    /// one more query per small turn of a shape about the normal's tangent
+    /// axes ([`PERTURBATION_ANGLE`]). Slower; for shapes whose support
+    /// sets are not trusted, and to compare against.
+    Perturb,
+    /// The first contact only (one point): the cheapest.
+    Single,
+}
+
+/// How [`contact_manifold`] works a pair.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactParams<R> {
+    /// Speculative contact distance (meters, finite, `>= 0`): a pair whose
+    /// gap is below it gives contacts with negative depth (minus the gap).
+    /// In a scene it is the sum of the two geometries' margins.
+    pub margin: R,
+    /// Which penetration algorithm answers the first contact of a general
+    /// convex pair ([`Method::Auto`]: the pair's table entry).
+    pub method: Method,
+}
+
+impl<R: Real> ContactParams<R> {
+    /// No margin, the table's algorithms.
+    pub fn new() -> Self {
+        Self {
+            margin: R::ZERO,
+            method: Method::Auto,
+        }
+    }
+
+    /// The same parameters with a contact margin of `margin` meters.
+    pub fn with_margin(self, margin: R) -> Self {
+        Self { margin, ..self }
+    }
+}
+
+impl<R: Real> Default for ContactParams<R> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The contact manifold of `a` and `b`: empty when they are farther apart
+/// than `params.margin` (or on invalid input: non-finite pose, bad margin,
+/// two half-spaces), else up to [`MAX_MANIFOLD_POINTS`] points, world
+/// frame, each with its own depth (positive overlapping, minus the gap
+/// for speculative points), all sharing the normal from A to B. Never
+/// panics, never returns a non-finite value.
+///
+/// ```
+/// use mink::contact::{contact_manifold, ContactParams};
+/// use mink::query::Body;
+/// use mink::support::{Cuboid, HalfSpace, Iso3, Vec3};
+/// use mink::Shape;
+///
+/// // A unit cube hovering 1 mm above the ground, 5 mm contact margin.
+/// let ground: Shape<f64> = HalfSpace::new(Vec3::Z, 0.0).unwrap().into();
+/// let cube: Shape<f64> = Cuboid::new(Vec3::splat(0.5)).unwrap().into();
+/// let a = Body::new(&ground, Iso3::IDENTITY);
+/// let b = Body::new(&cube, Iso3::from_translation(Vec3::new(0.0, 0.0, 0.501)));
+/// let m = contact_manifold(&a, &b, &ContactParams::new().with_margin(0.005));
+/// assert_eq!(m.len(), 4); // the four bottom corners
+/// for p in m.as_slice() {
+///     assert!((p.depth + 0.001).abs() < 1e-12); // speculative: minus the gap
+///     assert!((p.normal - Vec3::Z).norm() < 1e-12);
+/// }
+/// ```
+pub fn contact_manifold<R: Real, U: Support<R>>(
+    a: &Body<'_, '_, R, U>,
+    b: &Body<'_, '_, R, U>,
+    params: &ContactParams<R>,
+) -> Manifold<R> {
+    contact_manifold_with(a, b, params, Patch::Auto)
+}
+
+/// [`contact_manifold`] with the patch search chosen by `patch`
+/// ([`Patch::Auto`] is [`contact_manifold`] itself).
+pub fn contact_manifold_with<R: Real, U: Support<R>>(
+    a: &Body<'_, '_, R, U>,
+    b: &Body<'_, '_, R, U>,
+    params: &ContactParams<R>,
+    patch: Patch,
+) -> Manifold<R> {
+    let params = &Settings {
+        margin: params.margin,
+        method: params.method,
+        patch,
+    };
+    let valid = |body: &Body<'_, '_, R, U>| {
+        body.pose.is_finite() && body.margin.finite() && body.margin >= R::ZERO
+    };
+    if !(params.margin.finite() && params.margin >= R::ZERO && valid(a) && valid(b)) {
+        return Manifold::new();
+    }
+    let m = match (a.shape, b.shape) {
+        (Shape::Cuboid(sa), Shape::Cuboid(sb)) if params.patch != Patch::Single => {
+            let posed = |shape, body: &Body<'_, '_, R, U>| PosedBox {
+                shape,
+                pose: body.pose,
+                margin: body.margin,
+            };
+            box_box_manifold(posed(sa, a), posed(sb, b), params.margin)
+        }
+        _ => crate::dispatch_pair(a.shape, b.shape, Manifolder { a, b, params }),
+    };
+    finite_only(m)
+}
+
+/// `m` without any point that is not finite (overflow on huge inputs).
+fn finite_only<R: Real>(m: Manifold<R>) -> Manifold<R> {
+    let finite =
+        |p: &ContactPoint<R>| p.position.is_finite() && p.normal.is_finite() && p.depth.finite();
+    if m.as_slice().iter().all(finite) {
+        return m;
+    }
+    let mut out = Manifold::new();
+    for p in m.as_slice().iter().filter(|p| finite(p)) {
+        out.push(*p);
+    }
+    out
+}
+
+/// What the pair routines need of the parameters.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Settings<R> {
+    pub margin: R,
+    pub method: Method,
+    pub patch: Patch,
+}
+
+/// The pair visitor that builds a manifold on the concrete shape types.
+struct Manifolder<'q, 's, 'a, R: Real, U> {
+    a: &'q Body<'s, 'a, R, U>,
+    b: &'q Body<'s, 'a, R, U>,
+    params: &'q Settings<R>,
+}
+
+impl<R: Real, U: Support<R>> PairVisitor<R> for Manifolder<'_, '_, '_, R, U> {
+    type Output = Manifold<R>;
+
+    fn convex<A: Support<R>, B: Support<R>>(self, a: &A, b: &B) -> Manifold<R> {
+        features::convex_manifold(a, self.a, b, self.b, self.params)
+    }
+
+    fn half_space<S: Support<R>>(
+        self,
+        plane: &HalfSpace<R>,
+        other: &S,
+        plane_is_a: bool,
+    ) -> Manifold<R> {
+        let (p, o) = if plane_is_a {
+            (self.a, self.b)
+        } else {
+            (self.b, self.a)
+        };
+        half_space::half_space_manifold(
+            plane,
+            &p.pose,
+            p.margin,
+            other,
+            &o.pose,
+            o.margin,
+            plane_is_a,
+            self.params,
+        )
+    }
+
+    fn half_spaces(self, _: &HalfSpace<R>, _: &HalfSpace<R>) -> Manifold<R> {
+        Manifold::new()
+    }
+}

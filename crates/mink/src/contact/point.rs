@@ -1,0 +1,86 @@
+//! One contact point, and a fixed-capacity manifold of them.
+
+use mink_support::{Real, Vec3};
+
+/// The most points a convex pair's manifold holds (a face on a face is
+/// reduced to four).
+pub const MAX_MANIFOLD_POINTS: usize = 4;
+
+/// One contact between two shapes, world frame, meters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactPoint<R> {
+    /// Midpoint of the two surface points of the contact.
+    pub position: Vec3<R>,
+    /// Unit normal from A towards B.
+    pub normal: Vec3<R>,
+    /// Penetration depth: positive when overlapping, minus the gap for a
+    /// speculative contact.
+    pub depth: R,
+}
+
+/// Up to [`MAX_MANIFOLD_POINTS`] contact points, in no particular order,
+/// stored inline (no allocation).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Manifold<R> {
+    points: [ContactPoint<R>; MAX_MANIFOLD_POINTS],
+    len: u8,
+}
+
+impl<R: Real> Manifold<R> {
+    /// An empty manifold.
+    pub fn new() -> Self {
+        let zero = ContactPoint {
+            position: Vec3::ZERO,
+            normal: Vec3::X,
+            depth: R::ZERO,
+        };
+        Self {
+            points: [zero; MAX_MANIFOLD_POINTS],
+            len: 0,
+        }
+    }
+
+    /// Appends `point`; returns `false` (and drops it) when full.
+    pub fn push(&mut self, point: ContactPoint<R>) -> bool {
+        let len = usize::from(self.len);
+        if len == MAX_MANIFOLD_POINTS {
+            return false;
+        }
+        self.points[len] = point;
+        self.len += 1;
+        true
+    }
+
+    /// Removes every point.
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The points.
+    pub fn as_slice(&self) -> &[ContactPoint<R>] {
+        &self.points[..usize::from(self.len)]
+    }
+
+    /// Number of points.
+    pub fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    /// `true` when there is no point.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The deepest point, if any.
+    pub fn deepest(&self) -> Option<&ContactPoint<R>> {
+        self.as_slice()
+            .iter()
+            .reduce(|best, p| if p.depth > best.depth { p } else { best })
+    }
+}
+
+impl<R: Real> Default for Manifold<R> {
+    fn default() -> Self {
+        Self::new()
+    }
+}

@@ -1,0 +1,156 @@
+//! Candidate contact points, and their reduction to a manifold of at most
+//! [`MAX_MANIFOLD_POINTS`]: the deepest point first, then the points that
+//! span the largest area seen along the normal.
+
+use super::point::{ContactPoint, Manifold, MAX_MANIFOLD_POINTS};
+use mink_support::{Real, Vec3, SUPPORT_SET_CAPACITY};
+
+/// The most candidate points a pair routine collects before reduction:
+/// the intersection of two projected support sets has at most one vertex
+/// per edge of each ([`SUPPORT_SET_CAPACITY`] each), plus the first
+/// contact.
+pub const MAX_CANDIDATES: usize = 2 * SUPPORT_SET_CAPACITY + 1;
+
+const _: () = assert!(MAX_CANDIDATES > MAX_MANIFOLD_POINTS);
+
+/// A fixed-capacity list of candidate points (no allocation).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Candidates<R> {
+    points: [ContactPoint<R>; MAX_CANDIDATES],
+    len: usize,
+}
+
+impl<R: Real> Candidates<R> {
+    /// An empty list.
+    pub fn new() -> Self {
+        let zero = ContactPoint {
+            position: Vec3::ZERO,
+            normal: Vec3::X,
+            depth: R::ZERO,
+        };
+        Self {
+            points: [zero; MAX_CANDIDATES],
+            len: 0,
+        }
+    }
+
+    /// Appends `p` unless it is not finite, or lies within `distinct`
+    /// meters of a point already held (then the deeper of the two is
+    /// kept). Returns `false` when the list is full and `p` was dropped.
+    pub fn push(&mut self, p: ContactPoint<R>, distinct: R) -> bool {
+        if !(p.position.is_finite() && p.normal.is_finite() && p.depth.finite()) {
+            return true;
+        }
+        let d2 = distinct * distinct;
+        for q in &mut self.points[..self.len] {
+            if (q.position - p.position).norm_squared() <= d2 {
+                if p.depth > q.depth {
+                    *q = p;
+                }
+                return true;
+            }
+        }
+        match self.points.get_mut(self.len) {
+            Some(slot) => {
+                *slot = p;
+                self.len += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The largest depth held (`-∞` when empty).
+    pub fn max_depth(&self) -> R {
+        self.as_slice()
+            .iter()
+            .fold(-R::INFINITY, |m, p| m.max_of(p.depth))
+    }
+
+    /// The candidates of a pair: `extra` (the patch's points), and `first`
+    /// (the pair's deepest contact) only when no point of `extra` is
+    /// within `slop` meters as deep, since it then adds depth the patch
+    /// lacks; otherwise it lies inside the patch and would only crowd it.
+    pub fn with_first(first: ContactPoint<R>, extra: &Self, slop: R, distinct: R) -> Self {
+        let mut out = Self::new();
+        if !(extra.max_depth() >= first.depth - slop) {
+            out.push(first, distinct);
+        }
+        for p in extra.as_slice() {
+            out.push(*p, distinct);
+        }
+        out
+    }
+
+    /// The points held.
+    pub fn as_slice(&self) -> &[ContactPoint<R>] {
+        &self.points[..self.len]
+    }
+
+    /// Number of points held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// At most [`MAX_MANIFOLD_POINTS`] of the points: all of them when they
+    /// fit, else the deepest, the point farthest from it, the point making
+    /// the largest triangle with those two, and the point adding the most
+    /// area outside that triangle (areas seen along `normal`, unit).
+    pub fn reduce(&self, normal: Vec3<R>) -> Manifold<R> {
+        let pts = self.as_slice();
+        let mut out = Manifold::new();
+        if pts.len() <= MAX_MANIFOLD_POINTS {
+            for p in pts {
+                out.push(*p);
+            }
+            return out;
+        }
+        let i0 = best(pts, |q| q.depth);
+        let p0 = pts[i0].position;
+        let i1 = best(pts, |q| (q.position - p0).norm_squared());
+        let p1 = pts[i1].position;
+        let i2 = best(pts, |q| area2(p0, p1, q.position, normal).abs());
+        let p2 = pts[i2].position;
+        // Orient the triangle counter-clockwise about the normal; the
+        // fourth point is the one farthest outside any of its edges.
+        let (p1, p2) = if area2(p0, p1, p2, normal) < R::ZERO {
+            (p2, p1)
+        } else {
+            (p1, p2)
+        };
+        let i3 = best(pts, |q| {
+            [(p0, p1), (p1, p2), (p2, p0)]
+                .iter()
+                .fold(R::ZERO, |m, &(u, v)| {
+                    m.max_of(-area2(u, v, q.position, normal))
+                })
+        });
+        let mut taken = [usize::MAX; MAX_MANIFOLD_POINTS];
+        for (k, i) in [i0, i1, i2, i3].into_iter().enumerate() {
+            if !taken.contains(&i) {
+                taken[k] = i;
+                out.push(pts[i]);
+            }
+        }
+        out
+    }
+}
+
+/// Twice the signed area of the triangle `(a, b, c)` seen along `n`.
+#[inline(always)]
+fn area2<R: Real>(a: Vec3<R>, b: Vec3<R>, c: Vec3<R>, n: Vec3<R>) -> R {
+    (b - a).cross(c - a).dot(n)
+}
+
+/// Index of the point of largest `score` (the first on ties, 0 when none
+/// is comparable).
+fn best<R: Real>(pts: &[ContactPoint<R>], score: impl Fn(&ContactPoint<R>) -> R) -> usize {
+    let mut best = (0, -R::INFINITY);
+    for (i, q) in pts.iter().enumerate() {
+        let s = score(q);
+        if s > best.1 {
+            best = (i, s);
+        }
+    }
+    best.0
+}

