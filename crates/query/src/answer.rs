@@ -4,7 +4,7 @@ use crate::build::{build_margin, build_pose, build_shape};
 use crate::spec::{parse_line, QueryKind, QuerySpec};
 use mink::query::{Overlap, Proximity, Status};
 use mink::support::{Real, Vec3};
-use mink::{Body, Method};
+use mink::{contact_manifold, Body, ContactParams, Method};
 use serde_json::{json, Map, Value};
 
 /// The scalar the queries run in (`--scalar`).
@@ -139,7 +139,7 @@ pub fn evaluate<R: Real>(q: &QuerySpec, algo: Algo) -> Result<Map<String, Value>
         QueryKind::Distance => proximity(mink::distance(&a, &b, method)),
         QueryKind::Penetration => proximity(mink::penetration(&a, &b, method)),
         QueryKind::Intersect => overlap(mink::intersect(&a, &b, method)),
-        QueryKind::Manifold => Err("contact manifolds are not available in mink yet".into()),
+        QueryKind::Manifold => manifold(&a, &b, method),
     }
 }
 
@@ -156,6 +156,33 @@ fn proximity<R: Real>(p: Proximity<R>) -> Result<Map<String, Value>, String> {
     m.insert("iterations".into(), json!(p.iterations));
     m.insert("algo".into(), json!(p.algorithm.name()));
     m.insert("status".into(), json!(status_name(p.status)));
+    Ok(m)
+}
+
+/// The distance fields of the pair, plus `"contacts"`: the contact
+/// manifold (no speculative margin), one object per point.
+fn manifold<R: Real>(
+    a: &Body<'_, '_, R>,
+    b: &Body<'_, '_, R>,
+    method: Method,
+) -> Result<Map<String, Value>, String> {
+    let mut m = proximity(mink::distance(a, b, method))?;
+    let params = ContactParams {
+        method,
+        ..ContactParams::new()
+    };
+    let contacts: Vec<Value> = contact_manifold(a, b, &params)
+        .as_slice()
+        .iter()
+        .map(|c| {
+            json!({
+                "position": vec3(c.position),
+                "normal": vec3(c.normal),
+                "depth": c.depth.to_f64(),
+            })
+        })
+        .collect();
+    m.insert("contacts".into(), Value::Array(contacts));
     Ok(m)
 }
 

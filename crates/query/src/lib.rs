@@ -25,6 +25,8 @@
 
 pub mod answer;
 pub mod build;
+pub mod scene;
 pub mod spec;
 
 pub use answer::{answer_line, Algo, Scalar};
+pub use scene::{parse_scene, replay_scene, write_scene};

@@ -3,6 +3,7 @@
 //! (`tests/fuzz_corpus.rs`) and the fuzz targets stay one-line wrappers.
 
 pub mod bytes;
+mod query_line;
 pub mod seeds;
 mod support_points;
 
@@ -23,7 +24,17 @@ pub const TARGETS: &[(&str, Harness)] = &[
     ("broadphase_pairs", broadphase_pairs),
     ("islands", islands),
     ("sat_manifold", sat_manifold),
+    ("query_line", query_line),
+    ("sdf_build", sdf_build),
 ];
+
+/// The `query_line` target: any bytes as one line of the query format
+/// through `mink_query::answer_line`, in f32 and f64 with every algorithm:
+/// one well-formed JSON answer each, the id echoed, finite numbers, never a
+/// panic.
+pub fn query_line(data: &[u8]) {
+    query_line::check_query_line(data);
+}
 
 /// The `sat_manifold` target: `mink_sat::fuzz::check_bytes` in f32 and f64
 /// — two decoded hulls and poses; SAT with culling equals SAT without, and
@@ -34,6 +45,15 @@ pub fn sat_manifold(data: &[u8]) {
     }
     if let Err(e) = mink_sat::fuzz::check_bytes::<f64>(data) {
         panic!("sat_manifold (f64): {e:?}");
+    }
+}
+
+/// The `sdf_build` target: `mink_sdf::fuzz::fuzz_one_input` in f32 and
+/// f64 — a decoded mesh and mutation is refused with the right error or
+/// built, and every field query and contact on it is finite.
+pub fn sdf_build(data: &[u8]) {
+    if let Err(e) = mink_sdf::fuzz::fuzz_one_input(data) {
+        panic!("sdf_build: {e:?}");
     }
 }
 

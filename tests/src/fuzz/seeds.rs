@@ -12,11 +12,24 @@ use super::bytes::{ByteWriter, Special};
 pub fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
     match target {
         "support_points" => support_points(),
-        "support_field" | "mpr_penetration" | "broadphase_pairs" | "islands" | "sat_manifold" => {
-            byte_strings(target)
-        }
+        "support_field" | "mpr_penetration" | "broadphase_pairs" | "islands" | "sat_manifold"
+        | "sdf_build" => byte_strings(target),
+        "query_line" => query_lines(),
         _ => Vec::new(),
     }
+}
+
+/// The query lines of mink-query's end-to-end file (one per shape pair and
+/// query kind, with malformed lines among them), then byte strings.
+fn query_lines() -> Vec<(String, Vec<u8>)> {
+    let lines = include_str!("../../../crates/query/tests/data/cases.jsonl");
+    let mut seeds: Vec<(String, Vec<u8>)> = lines
+        .lines()
+        .enumerate()
+        .map(|(i, line)| (format!("seed-line-{i:03}"), line.as_bytes().to_vec()))
+        .collect();
+    seeds.extend(byte_strings("query_line"));
+    seeds
 }
 
 /// Sixteen deterministic byte strings of 8 to 1,024 bytes for the targets
