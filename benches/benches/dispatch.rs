@@ -5,15 +5,24 @@
 //! capsule–capsule paths against GJK on the same inputs (f64, 1,024 random
 //! poses drawn per batch, kept when apart, resp. overlapping).
 //!
+//! The same enum-dispatched queries then run in f32 against parry3d 0.31's
+//! `query::distance` and `query::contact` (zero prediction) on the same
+//! shapes and poses.
+//!
 //! `cargo bench -p mink-benches --bench dispatch`. The summary printed at
 //! the end divides the median of repeated batches by the batch size and gives the
-//! ratios (dispatch overhead should stay under 5%).
+//! ratios (dispatch overhead should stay under 5%; below 1 against parry3d
+//! means mink is faster).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use mink::query::{distance, penetration, Body, Method};
 use mink::Shape;
-use mink_support::{Capsule, Cuboid, Cylinder, Iso3, Pair, Rounded, Sphere, Vec3};
+use mink_benches::peer::{ppose, y_to_z};
+use mink_support::{Capsule, Cuboid, Cylinder, Iso3, Mat3, Pair, Rounded, Sphere, Vec3};
 use mink_testkit::Rng;
+use parry3d::math::Vec3 as PVec3;
+use parry3d::query;
+use parry3d::shape::{self as pshape, Shape as PShape};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -86,7 +95,7 @@ fn bench(c: &mut Criterion) {
             s + penetration(
                 &Body::new(&sh_box, *pa),
                 &Body::new(&sh_cyl, *pb),
-                Method::Auto,
+                Method::Mpr,
             )
             .distance
         })
@@ -138,6 +147,11 @@ fn bench(c: &mut Criterion) {
             per_query(apart.len(), || analytic(&sh_cap, &sh_cap, Method::Gjk)),
         ),
     ];
+    let rows: Vec<(String, f64, f64)> = rows
+        .into_iter()
+        .map(|(n, a, b)| (n.to_string(), a, b))
+        .chain(against_parry())
+        .collect();
     println!("\n| query | ns/query | ns/query (reference) | ratio |");
     println!("|---|---:|---:|---:|");
     for (name, ours, reference) in rows {
@@ -146,6 +160,134 @@ fn bench(c: &mut Criterion) {
             ours / reference
         );
     }
+}
+
+/// One pair for the comparison with parry3d: mink's shapes and parry's, with
+/// the frame fix of each parry shape.
+struct PeerPair<'s> {
+    name: &'static str,
+    a: Shape<'s, f32>,
+    b: Shape<'s, f32>,
+    pa: &'s dyn PShape,
+    pb: &'s dyn PShape,
+    fix_a: Mat3<f32>,
+    fix_b: Mat3<f32>,
+}
+
+/// The enum-dispatched `distance` and `penetration` (f32, `Method::Auto`)
+/// against parry3d's `query::distance` and `query::contact`, same poses:
+/// rows of (name, mink ns/query, parry ns/query).
+fn against_parry() -> Vec<(String, f64, f64)> {
+    let id = Mat3::IDENTITY;
+    let p_box = pshape::Cuboid::new(PVec3::new(0.5, 0.3, 0.4));
+    let p_cyl = pshape::Cylinder::new(0.5, 0.3);
+    let p_ball = pshape::Ball::new(0.4);
+    let p_capsule = pshape::Capsule::new_z(0.5, 0.2);
+    let cuboid: Shape<'_, f32> = Cuboid::new(Vec3::new(0.5, 0.3, 0.4)).unwrap().into();
+    let cylinder: Shape<'_, f32> = Cylinder::new(0.3, 0.5).unwrap().into();
+    let ball: Shape<'_, f32> = Sphere::new(0.4).unwrap().into();
+    let capsule: Shape<'_, f32> = Capsule::new(0.2, 0.5).unwrap().into();
+    let pairs = [
+        PeerPair {
+            name: "box-cylinder",
+            a: cuboid,
+            b: cylinder,
+            pa: &p_box,
+            pb: &p_cyl,
+            fix_a: id,
+            fix_b: y_to_z(),
+        },
+        PeerPair {
+            name: "sphere-box",
+            a: ball,
+            b: cuboid,
+            pa: &p_ball,
+            pb: &p_box,
+            fix_a: id,
+            fix_b: id,
+        },
+        PeerPair {
+            name: "sphere-sphere",
+            a: ball,
+            b: ball,
+            pa: &p_ball,
+            pb: &p_ball,
+            fix_a: id,
+            fix_b: id,
+        },
+        PeerPair {
+            name: "capsule-capsule",
+            a: capsule,
+            b: capsule,
+            pa: &p_capsule,
+            pb: &p_capsule,
+            fix_a: id,
+            fix_b: id,
+        },
+    ];
+    let mut rows = Vec::new();
+    for (seed, pair) in (10..).zip(&pairs) {
+        let mut rng = Rng::new(seed);
+        let draw = |rng: &mut Rng, half: f64| -> Vec<(Iso3<f32>, Iso3<f32>)> {
+            (0..POSES)
+                .map(|_| (rng.pose(half), rng.pose(half)))
+                .collect()
+        };
+        let peer =
+            |p: &(Iso3<f32>, Iso3<f32>)| (ppose(&p.0, &pair.fix_a), ppose(&p.1, &pair.fix_b));
+        let apart: Vec<_> = draw(&mut rng, 2.0)
+            .into_iter()
+            .filter(|p| {
+                let (qa, qb) = peer(p);
+                query::distance(&qa, pair.pa, &qb, pair.pb).is_ok_and(|d| d.distance > 0.0)
+            })
+            .collect();
+        let overlapping: Vec<_> = draw(&mut rng, 0.3)
+            .into_iter()
+            .filter(|p| {
+                let (qa, qb) = peer(p);
+                matches!(query::contact(&qa, pair.pa, &qb, pair.pb, 0.0), Ok(Some(c)) if c.dist < 0.0)
+            })
+            .collect();
+        let apart_peer: Vec<_> = apart.iter().map(peer).collect();
+        let overlapping_peer: Vec<_> = overlapping.iter().map(peer).collect();
+        let (a, b) = (&pair.a, &pair.b);
+        let mink_query = |poses: &[(Iso3<f32>, Iso3<f32>)], deep: bool| {
+            poses.iter().fold(0.0, |s, (pa, pb)| {
+                let (ba, bb) = (Body::new(a, *pa), Body::new(b, *pb));
+                let r = if deep {
+                    penetration(&ba, &bb, Method::Auto)
+                } else {
+                    distance(&ba, &bb, Method::Auto)
+                };
+                s + f64::from(r.distance)
+            })
+        };
+        rows.push((
+            format!("{} distance (f32): mink enum / parry3d", pair.name),
+            per_query(apart.len(), || mink_query(&apart, false)),
+            per_query(apart.len(), || {
+                apart_peer.iter().fold(0.0, |s, (qa, qb)| {
+                    s + query::distance(qa, pair.pa, qb, pair.pb)
+                        .map_or(0.0, |d| f64::from(d.distance))
+                })
+            }),
+        ));
+        rows.push((
+            format!(
+                "{} penetration (f32): mink enum / parry3d contact",
+                pair.name
+            ),
+            per_query(overlapping.len(), || mink_query(&overlapping, true)),
+            per_query(overlapping.len(), || {
+                overlapping_peer.iter().fold(0.0, |s, (qa, qb)| {
+                    let c = query::contact(qa, pair.pa, qb, pair.pb, 0.0).unwrap();
+                    s + c.map_or(0.0, |c| f64::from(c.dist))
+                })
+            }),
+        ));
+    }
+    rows
 }
 
 criterion_group!(benches, bench);

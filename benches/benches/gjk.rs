@@ -22,6 +22,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::Criterion;
+use mink_benches::peer::{ppose, pv};
 use mink_gjk::{
     distance, gjk, intersect, penetration_with, GjkCache, GjkSettings, Polytope, Variant,
 };
@@ -37,17 +38,6 @@ const POSES: usize = 1024;
 const SAMPLES: usize = 15;
 
 type Poses = Vec<(Iso3<f32>, Iso3<f32>)>;
-
-fn pv(v: Vec3<f32>) -> PVec3 {
-    PVec3::new(v.x, v.y, v.z)
-}
-
-/// parry's pose for a mink pose, with `fix` applied first in the local frame.
-fn ppose(p: &Iso3<f32>, fix: &Mat3<f32>) -> Pose {
-    let q = Iso3::from_parts(p.rotation.mul_mat(fix), p.translation).quat();
-    let rot = parry3d::glamx::Rot3::from_xyzw(q.x, q.y, q.z, q.w).normalize();
-    Pose::from_parts(pv(p.translation), rot)
-}
 
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));

@@ -1,1 +1,5 @@
-//! mink's benchmarks live in `benches/`.
+//! mink's benchmarks live in `benches/`; this library holds what several of
+//! them share.
+
+pub mod peer;
+pub mod pipeline;
