@@ -29,7 +29,7 @@
 //!   those spanning the largest area (`reduce`).
 //!
 //! Hull pairs go through the support-set path rather than mink-sat's
-//! manifold: the [`Shape`](crate::Shape) enum carries a bare hull view,
+//! manifold: the [`Shape`] enum carries a bare hull view,
 //! and mink-sat needs per-hull data (Gauss-map arcs, an inscribed sphere)
 //! that would have to be rebuilt on the stack on every query (`O(E + F)`,
 //! kilobytes of stack for a 32-vertex hull).
