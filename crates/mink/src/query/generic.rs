@@ -40,8 +40,21 @@ impl<R: Real, A: Support<R>, B: Support<R>> PairAlgorithm<R, A, B> for Generic {
             GjkStatus::NonFinite => return fail,
             GjkStatus::Intersecting => {
                 // The cores overlap: the depth comes from the penetration
-                // algorithm.
-                let mut p = self.penetration(a, sa, b, sb, m);
+                // algorithm. A signed distance is a precision query, so the
+                // table's choice here is GJK+EPA (it agrees with Coal on
+                // every pair of the query format), with MPR when EPA gives
+                // no answer.
+                let mut p = match m {
+                    Method::Auto => {
+                        let exact = self.penetration(a, sa, b, sb, Method::Epa);
+                        if exact.status.is_answer() {
+                            exact
+                        } else {
+                            self.penetration(a, sa, b, sb, Method::Mpr)
+                        }
+                    }
+                    _ => self.penetration(a, sa, b, sb, m),
+                };
                 p.iterations = p.iterations.saturating_add(d.iterations);
                 return p;
             }
@@ -60,20 +73,7 @@ impl<R: Real, A: Support<R>, B: Support<R>> PairAlgorithm<R, A, B> for Generic {
 
     fn penetration(&self, a: &A, sa: &Side<R>, b: &B, sb: &Side<R>, m: Method) -> Proximity<R> {
         match m {
-            // Polytope pairs: MPR, certified exact on them, and fast.
-            Method::Auto if A::POLYTOPE && B::POLYTOPE => mpr_penetration(a, sa, b, sb),
-            // Curved shapes: MPR's depth is only within its tolerance (tens
-            // of percent off on deep pairs), so the table takes GJK+EPA,
-            // with MPR when EPA gives no answer.
-            Method::Auto => {
-                let exact = epa_penetration(a, sa, b, sb);
-                if exact.status.is_answer() {
-                    exact
-                } else {
-                    mpr_penetration(a, sa, b, sb)
-                }
-            }
-            Method::Mpr => mpr_penetration(a, sa, b, sb),
+            Method::Auto | Method::Mpr => mpr_penetration(a, sa, b, sb),
             Method::Gjk | Method::Epa => epa_penetration(a, sa, b, sb),
         }
     }

@@ -25,11 +25,11 @@ use mink_support::{Iso3, Real, Support};
 pub enum Method {
     /// The pair's entry in the table: analytic for sphere–sphere,
     /// sphere–capsule, capsule–capsule, sphere–box and half-space pairs;
-    /// otherwise GJK for distance, and for the depth of overlapping shapes
-    /// MPR on two polytopes (certified exact there, and fast) and GJK+EPA
-    /// when a shape is curved (MPR's depth on curved shapes is only within
-    /// its tolerance; EPA agrees with Coal on every pair of the query
-    /// format).
+    /// otherwise GJK for distance, MPR for [`penetration`] (fast, for
+    /// contacts; on curved shapes its depth is within its tolerance, not
+    /// exact) and GJK+EPA for the depth of overlapping shapes in
+    /// [`distance`] (a signed distance is a precision query; EPA agrees
+    /// with Coal on every pair of the query format).
     #[default]
     Auto,
     /// GJK for distance and intersection, GJK+EPA for penetration.

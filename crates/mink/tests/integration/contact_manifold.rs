@@ -440,17 +440,10 @@ fn cylinder_on_box<R: Real>() {
         rim_points(&m, centre, R::lit(0.3), R::lit(0.01), patch);
     }
 }
-mod cylinder_standing_on_a_box_touches_around_its_rim {
-    #[test]
-    #[ignore = "known bug: in f32 the perturbation path finds only 2 rim points (see issue 11 note)"]
-    fn f32() {
-        super::cylinder_on_box::<f32>();
-    }
-    #[test]
-    fn f64() {
-        super::cylinder_on_box::<f64>();
-    }
-}
+for_each_real!(
+    cylinder_standing_on_a_box_touches_around_its_rim,
+    cylinder_on_box
+);
 
 fn rim_points<R: Real>(m: &Manifold<R>, centre: Vec3<R>, radius: R, depth: R, patch: Patch) {
     assert!(m.len() >= 3, "{patch:?}: {m:?}");
