@@ -36,18 +36,25 @@ fn poses(seed: u64, half: f64) -> Vec<(Iso3<f64>, Iso3<f64>)> {
         .collect()
 }
 
-/// Median over repeats of one batch's time, in ns per query (`n` queries
-/// per batch).
-fn per_query(n: usize, mut batch: impl FnMut() -> f64) -> f64 {
-    let mut times: Vec<f64> = (0..REPEATS)
-        .map(|_| {
-            let start = Instant::now();
-            black_box(batch());
-            start.elapsed().as_secs_f64() / n as f64
-        })
-        .collect();
-    times.sort_by(f64::total_cmp);
-    times[REPEATS / 2] * 1e9
+/// One batch's time in ns per query (`n` queries per batch).
+fn batch_ns(n: usize, batch: &mut impl FnMut() -> f64) -> f64 {
+    let start = Instant::now();
+    black_box(batch());
+    start.elapsed().as_secs_f64() * 1e9 / n as f64
+}
+
+/// Medians of `a` and `b` in ns per query, their batches interleaved
+/// (a, b, a, b, ...) so that both see the same machine load.
+fn paired(n: usize, mut a: impl FnMut() -> f64, mut b: impl FnMut() -> f64) -> (f64, f64) {
+    let mut ta = Vec::with_capacity(REPEATS);
+    let mut tb = Vec::with_capacity(REPEATS);
+    for _ in 0..REPEATS {
+        ta.push(batch_ns(n, &mut a));
+        tb.push(batch_ns(n, &mut b));
+    }
+    ta.sort_by(f64::total_cmp);
+    tb.sort_by(f64::total_cmp);
+    (ta[REPEATS / 2], tb[REPEATS / 2])
 }
 
 fn bench(c: &mut Criterion) {
@@ -125,33 +132,34 @@ fn bench(c: &mut Criterion) {
     });
     g.finish();
 
+    let row = |name: &str, (ours, reference): (f64, f64)| (name.to_string(), ours, reference);
     let rows = [
-        (
+        row(
             "box-cylinder distance: enum / direct GJK",
-            per_query(apart.len(), enum_distance),
-            per_query(apart.len(), direct_distance),
+            paired(apart.len(), enum_distance, direct_distance),
         ),
-        (
+        row(
             "box-cylinder penetration: enum / direct MPR",
-            per_query(overlapping.len(), enum_penetration),
-            per_query(overlapping.len(), direct_penetration),
+            paired(overlapping.len(), enum_penetration, direct_penetration),
         ),
-        (
+        row(
             "sphere-sphere distance: analytic / GJK",
-            per_query(apart.len(), || analytic(&sh_sph, &sh_sph, Method::Auto)),
-            per_query(apart.len(), || analytic(&sh_sph, &sh_sph, Method::Gjk)),
+            paired(
+                apart.len(),
+                || analytic(&sh_sph, &sh_sph, Method::Auto),
+                || analytic(&sh_sph, &sh_sph, Method::Gjk),
+            ),
         ),
-        (
+        row(
             "capsule-capsule distance: analytic / GJK",
-            per_query(apart.len(), || analytic(&sh_cap, &sh_cap, Method::Auto)),
-            per_query(apart.len(), || analytic(&sh_cap, &sh_cap, Method::Gjk)),
+            paired(
+                apart.len(),
+                || analytic(&sh_cap, &sh_cap, Method::Auto),
+                || analytic(&sh_cap, &sh_cap, Method::Gjk),
+            ),
         ),
     ];
-    let rows: Vec<(String, f64, f64)> = rows
-        .into_iter()
-        .map(|(n, a, b)| (n.to_string(), a, b))
-        .chain(against_parry())
-        .collect();
+    let rows: Vec<(String, f64, f64)> = rows.into_iter().chain(against_parry()).collect();
     println!("\n| query | ns/query | ns/query (reference) | ratio |");
     println!("|---|---:|---:|---:|");
     for (name, ours, reference) in rows {
@@ -263,28 +271,38 @@ fn against_parry() -> Vec<(String, f64, f64)> {
                 s + f64::from(r.distance)
             })
         };
-        rows.push((
-            format!("{} distance (f32): mink enum / parry3d", pair.name),
-            per_query(apart.len(), || mink_query(&apart, false)),
-            per_query(apart.len(), || {
+        let (ours, peer) = paired(
+            apart.len(),
+            || mink_query(&apart, false),
+            || {
                 apart_peer.iter().fold(0.0, |s, (qa, qb)| {
                     s + query::distance(qa, pair.pa, qb, pair.pb)
                         .map_or(0.0, |d| f64::from(d.distance))
                 })
-            }),
+            },
+        );
+        rows.push((
+            format!("{} distance (f32): mink enum / parry3d", pair.name),
+            ours,
+            peer,
         ));
+        let (ours, peer) = paired(
+            overlapping.len(),
+            || mink_query(&overlapping, true),
+            || {
+                overlapping_peer.iter().fold(0.0, |s, (qa, qb)| {
+                    let c = query::contact(qa, pair.pa, qb, pair.pb, 0.0).unwrap();
+                    s + c.map_or(0.0, |c| f64::from(c.dist))
+                })
+            },
+        );
         rows.push((
             format!(
                 "{} penetration (f32): mink enum / parry3d contact",
                 pair.name
             ),
-            per_query(overlapping.len(), || mink_query(&overlapping, true)),
-            per_query(overlapping.len(), || {
-                overlapping_peer.iter().fold(0.0, |s, (qa, qb)| {
-                    let c = query::contact(qa, pair.pa, qb, pair.pb, 0.0).unwrap();
-                    s + c.map_or(0.0, |c| f64::from(c.dist))
-                })
-            }),
+            ours,
+            peer,
         ));
     }
     rows

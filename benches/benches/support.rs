@@ -2,7 +2,7 @@
 //! `local_support_point`, on the same shapes and directions, in f32.
 //!
 //! Every shape answers the same 1,024 random unit directions. Hulls (points
-//! on a sphere) of 32, 200, 1,000 and 5,000 vertices are measured by mink's
+//! on a sphere) of 32, 48, 64, 200, 1,000 and 5,000 vertices are measured by mink's
 //! automatic choice, by exhaustive scan and by hill climbing, the latter both
 //! on random directions (each call warm-started from the previous, unrelated
 //! answer) and on a coherent sequence (directions turning by about 2° a call,
@@ -207,7 +207,7 @@ fn main() {
     );
 
     // Hulls of points on a sphere.
-    for &n in &[32usize, 200, 1000, 5000] {
+    for &n in &[32usize, 48, 64, 200, 1000, 5000] {
         let points: Vec<Vec3<f32>> = rng.points_on_sphere(n, 1.0);
         let hull = ConvexHull::from_points(&points).unwrap();
         let view = hull.view();

@@ -12,9 +12,9 @@ use super::patch::{patch, Feature, Frame};
 use super::perturb::{perturbed_contacts, PerturbSide};
 use super::reduce::Candidates;
 use super::{ContactPoint, Manifold, Patch, Settings};
-use crate::query::{penetration, Body, Proximity};
+use crate::query::{penetration, Body, Proximity, Status};
 use mink_gjk::{GjkCache, GjkSettings, GjkStatus, Stop};
-use mink_support::{Iso3, Pair, Real, Rounded, Support, SupportSet};
+use mink_support::{Iso3, Pair, Real, Rounded, Support, SupportSet, Vec3};
 
 /// Points of a support set within this fraction of the smaller shape's
 /// size of the extreme one count as touching even at zero depth and
@@ -70,10 +70,13 @@ where
     B: Support<R>,
 {
     let mut out = Manifold::new();
-    if !(A::STRICTLY_CONVEX && B::STRICTLY_CONVEX) && beyond_margin(a, ba, b, bb, params.margin) {
-        return out;
-    }
-    let first = penetration(ba, bb, params.method);
+    let first = match params.first {
+        Some(first) => first,
+        None => match first_contact(a, ba, b, bb, params) {
+            Some(first) => first,
+            None => return out,
+        },
+    };
     if !first.status.is_answer() || !(first.distance <= params.margin) {
         return out;
     }
@@ -104,31 +107,47 @@ where
     cands.reduce(first.normal)
 }
 
-/// `true` when GJK proves the shapes farther apart than `margin`: it stops
-/// at the first separating plane that proves it, much cheaper than the
-/// converged distance the penetration query would compute only to find
-/// the pair out of reach (most candidate pairs of a scene). Pairs of
-/// strictly convex shapes skip it: their queries are analytic or short.
-fn beyond_margin<R, U, A, B>(
+/// The pair's first contact (its signed distance, witnesses and normal),
+/// or `None` when GJK proves the shapes farther apart than the margin.
+///
+/// One GJK run, which may stop early
+/// ([`Stop::Margin`]), decides: at the first separating plane that proves
+/// the pair out of reach it stops (most candidate pairs of a scene); a
+/// pair apart but within the margin takes GJK's converged distance as it
+/// is (the penetration query would run MPR only to find them apart, then
+/// the same GJK); only overlapping cores go on to [`penetration`] with
+/// `params.method`. Pairs of strictly convex shapes go straight to
+/// [`penetration`]: their queries are analytic or short. A bad margin or
+/// pose is reported by [`penetration`].
+fn first_contact<R, U, A, B>(
     a: &A,
     ba: &Body<'_, '_, R, U>,
     b: &B,
     bb: &Body<'_, '_, R, U>,
-    margin: R,
-) -> bool
+    params: &Settings<R>,
+) -> Option<Proximity<R>>
 where
     R: Real,
     U: Support<R>,
     A: Support<R>,
     B: Support<R>,
 {
+    if A::STRICTLY_CONVEX && B::STRICTLY_CONVEX {
+        return Some(penetration(ba, bb, params.method));
+    }
     let (Ok(ra), Ok(rb)) = (Rounded::new(a, ba.margin), Rounded::new(b, bb.margin)) else {
-        return false;
+        return Some(penetration(ba, bb, params.method));
     };
     let mut pair = Pair::new(&ra, &ba.pose, &rb, &bb.pose);
-    let settings = GjkSettings::default().with_stop(Stop::Margin(margin));
+    let settings = GjkSettings::default().with_stop(Stop::Margin(params.margin));
     let d = mink_gjk::gjk(&mut pair, &ba.pose, &settings, &mut GjkCache::default());
-    d.status == GjkStatus::BeyondMargin
+    match d.status {
+        GjkStatus::BeyondMargin => None,
+        GjkStatus::Converged if d.distance > R::ZERO => {
+            Some(Proximity::from_gjk(&d, Status::Converged))
+        }
+        _ => Some(penetration(ba, bb, params.method)),
+    }
 }
 
 /// The patch points of the two shapes' features along the first
@@ -181,7 +200,7 @@ fn feature_points<R, U, A, B>(
 fn feature<R: Real, S: Support<R>>(
     s: &S,
     pose: &Iso3<R>,
-    dir: mink_support::Vec3<R>,
+    dir: Vec3<R>,
     tol: R,
     frame: &Frame<R>,
     len_tol: R,

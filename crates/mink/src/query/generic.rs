@@ -59,16 +59,7 @@ impl<R: Real, A: Support<R>, B: Support<R>> PairAlgorithm<R, A, B> for Generic {
                 return p;
             }
         };
-        Proximity {
-            distance: d.distance,
-            p_a: d.p_a,
-            p_b: d.p_b,
-            normal: d.normal,
-            iterations: d.iterations,
-            algorithm: Algorithm::Gjk,
-            status,
-        }
-        .checked()
+        Proximity::from_gjk(&d, status)
     }
 
     fn penetration(&self, a: &A, sa: &Side<R>, b: &B, sb: &Side<R>, m: Method) -> Proximity<R> {
@@ -172,16 +163,9 @@ fn gap_after_mpr<R: Real, A: Support<R>, B: Support<R>>(
         (GjkStatus::Degenerate, _) => Status::Degenerate,
         _ => Status::Converged,
     };
-    Proximity {
-        distance: d.distance,
-        p_a: d.p_a,
-        p_b: d.p_b,
-        normal: d.normal,
-        iterations: d.iterations.saturating_add(mpr_iterations),
-        algorithm: Algorithm::Gjk,
-        status,
-    }
-    .checked()
+    let mut p = Proximity::from_gjk(&d, status);
+    p.iterations = p.iterations.saturating_add(mpr_iterations);
+    p
 }
 
 /// Penetration by GJK then EPA (EPA only when the cores overlap).

@@ -95,6 +95,21 @@ impl<R: Real> Proximity<R> {
         }
     }
 
+    /// GJK's answer `d` (a gap, its witnesses and normal) with `status`,
+    /// checked ([`Proximity::checked`]).
+    pub(crate) fn from_gjk(d: &mink_gjk::Distance<R>, status: Status) -> Self {
+        Self {
+            distance: d.distance,
+            p_a: d.p_a,
+            p_b: d.p_b,
+            normal: d.normal,
+            iterations: d.iterations,
+            algorithm: Algorithm::Gjk,
+            status,
+        }
+        .checked()
+    }
+
     /// The same answer seen with A and B swapped: witnesses exchanged,
     /// normal flipped.
     pub(crate) fn mirrored(self) -> Self {

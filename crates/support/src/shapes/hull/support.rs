@@ -8,15 +8,16 @@ use crate::{Aabb, CapacityError, Iso3, Real, Support, SupportSet, Vec3};
 /// Hulls with at most this many vertices answer [`Support::support`] by an
 /// exhaustive scan; larger ones by hill climbing from the hint.
 ///
-/// Measured on hulls of random points on a sphere (8 to 1024 vertices,
-/// release build, `f32` and `f64` alike): the scan costs about 13 ns plus
-/// 1.25 ns per vertex. A climb whose successive directions turn by 0.5 rad,
-/// as between GJK iterations, matches it at 16 vertices (31 against 33 ns)
-/// and wins from there on (37 against 53 ns at 32, 57 against 172 at 128);
-/// one whose directions turn by 0.1 rad wins from 8 vertices on; one from an
-/// unrelated hint (cold) only from about 128. Below this size the scan never
-/// loses by more than a few nanoseconds and does not depend on the hint.
-pub const HULL_SCAN_MAX_VERTICES: usize = 16;
+/// Measured with `cargo bench -p mink-benches --bench support` (hulls of
+/// random points on a sphere, `f32`, ns per call): the scan costs 32, 38
+/// and 49 ns at 32, 48 and 64 vertices and grows linearly (142 at 200); a
+/// climb from an unrelated hint (the first call of every query) costs 68,
+/// 86 and 99 ns there, one along directions turning by 2° a call about
+/// 24 ns whatever the size. A contact or early-out query makes only a few
+/// calls, the first of them cold, so up to this size the scan wins or ties;
+/// the climb takes over where the scan's linear cost exceeds a cold start
+/// (between 64 and 200 vertices).
+pub const HULL_SCAN_MAX_VERTICES: usize = 48;
 
 /// Hulls with at most this many vertices compute their world AABB by
 /// transforming every vertex (a few nanoseconds each, no branches);
