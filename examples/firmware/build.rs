@@ -3,18 +3,23 @@
 //! 1. puts `memory.x` where the linker finds it;
 //! 2. builds the 32-vertex hull (from points on an ellipsoid, rounded to
 //!    `f32`) and its support field, and bakes them as `f32` statics;
-//! 3. runs every query of `src/scene.rs` in `f64` on the same inputs (the
-//!    same hull points, the same poses, the same arm) and bakes the answers
-//!    as the constants the firmware checks itself against.
+//! 3. computes the pair queries' poses and the arm's joint cosines and
+//!    sines in `f64` (the only trigonometry: the device links none), and
+//!    bakes them rounded to `f32`;
+//! 4. runs every query of `src/scene.rs` in `f64` on the same inputs (the
+//!    same hull points, the same `f32` poses and joints, widened) and bakes
+//!    the answers as the constants the firmware checks itself against.
 //!
 //! Everything goes to `$OUT_DIR/baked.rs`, included by `src/main.rs`.
 
 #[path = "src/scene.rs"]
 #[allow(dead_code)]
 mod scene;
+#[path = "src/shape.rs"]
+mod shape;
 
 use mink_field::{CompactCells, FieldView, SupportField};
-use mink_support::{ConvexHull, HullView, Vec3};
+use mink_support::{ConvexHull, HullView, Iso3, Mat3, Vec3};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -28,6 +33,7 @@ fn main() {
     println!("cargo:rustc-link-arg-bins=-Tlink.x");
     println!("cargo:rerun-if-changed=memory.x");
     println!("cargo:rerun-if-changed=src/scene.rs");
+    println!("cargo:rerun-if-changed=src/shape.rs");
     println!("cargo:rerun-if-changed=build.rs");
 
     // The hull: a Fibonacci lattice on an ellipsoid (semi-axes 0.5, 0.4,
@@ -53,6 +59,13 @@ fn main() {
     let field64 =
         SupportField::build_serial(hull64.view().vertices(), scene::FIELD_RES).expect("field f64");
     let indices64: Vec<u16> = field64.indices().iter().map(|&i| i as u16).collect();
+    // The poses in f64, rounded to f32 (baked), widened back for the host.
+    let poses32: Vec<[Iso3<f32>; 2]> = scene::POSES
+        .iter()
+        .map(|pair| pair.map(|p| pose(p).cast::<f32>()))
+        .collect();
+    let poses64: [[Iso3<f64>; 2]; scene::PAIR_QUERIES] =
+        core::array::from_fn(|k| poses32[k].map(|p| p.cast()));
     let scene64 = scene::Scene {
         hull: hull64.view(),
         field: FieldView::new(
@@ -60,6 +73,7 @@ fn main() {
             CompactCells::new(&indices64, hull64.view().vertices()).expect("compact cells"),
         )
         .expect("field view"),
+        poses: &poses64,
     };
 
     let mut s = String::new();
@@ -74,7 +88,8 @@ fn main() {
         indices.join(", ")
     );
 
-    let expected: Vec<String> = (0..scene::QUERIES.len())
+    bake_poses(&mut s, &poses32);
+    let expected: Vec<String> = (0..scene::QUERY_COUNT)
         .map(|k| f32_lit(scene::answer(k, &scene64, &mut ())))
         .collect();
     let _ = writeln!(
@@ -86,8 +101,18 @@ fn main() {
     let capsules = scene::arm_capsules::<f64>();
     let mut arm = Vec::new();
     let mut below = Vec::new();
-    for &t in &scene::ARM_CONFIGS {
-        let poses = scene::link_poses(&scene::joint_angles::<f64>(t));
+    let mut joints = Vec::new();
+    for &(_, ds) in &scene::ARM_CONFIGS {
+        let q = joint_angles(f64::from(ds) / 10.0);
+        let cs32: [[f32; 2]; scene::LINKS] = q.map(|a| [a.cos() as f32, a.sin() as f32]);
+        joints.push(format!(
+            "[{}]",
+            cs32.iter()
+                .map(|[c, s]| format!("[{c:?}, {s:?}]"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        let poses = scene::link_poses(&cs32.map(|cs| cs.map(f64::from)));
         let c = scene::arm_check(&mut (), &capsules, &poses);
         below.push(scene::below_clearance(&c).to_string());
         arm.push(format!(
@@ -95,6 +120,13 @@ fn main() {
             c.iter().map(|&v| f32_lit(v)).collect::<Vec<_>>().join(", ")
         ));
     }
+    let _ = writeln!(
+        s,
+        "/// The arm's joint `[cos, sin]` per configuration (f64, rounded).\npub static ARM_JOINTS: [[[f32; 2]; {}]; {}] = [{}];\n",
+        scene::LINKS,
+        joints.len(),
+        joints.join(",\n    ")
+    );
     let _ = writeln!(
         s,
         "/// Expected clearances of the arm's 15 pairs, per configuration.\npub const EXPECTED_ARM: [[f32; {}]; {}] = [{}];\n",
@@ -109,6 +141,49 @@ fn main() {
         below.join(", ")
     );
     std::fs::write(out.join("baked.rs"), s).expect("write baked.rs");
+}
+
+/// The host example's joint angles at time `t` (seconds): each joint
+/// swings sinusoidally with its own amplitude, frequency and phase.
+fn joint_angles(t: f64) -> [f64; scene::LINKS] {
+    let amp = [2.6, 1.9, 2.7, 2.3, 2.7, 2.0, 2.9];
+    let freq = [0.11, 0.17, 0.13, 0.19, 0.23, 0.29, 0.31];
+    let phase = [0.0, 0.7, 1.9, 0.3, 2.2, 1.1, 0.5];
+    core::array::from_fn(|i| amp[i] * (core::f64::consts::TAU * freq[i] * t + phase[i]).sin())
+}
+
+/// The pose of `spec` in f64: rotation about the normalized axis, then
+/// the translation.
+fn pose((axis, angle, t): scene::PoseSpec) -> Iso3<f64> {
+    let axis = Vec3::new(axis[0], axis[1], axis[2]).normalize_or(Vec3::Z);
+    Iso3::from_parts(
+        Mat3::from_axis_angle(axis, angle),
+        Vec3::new(t[0], t[1], t[2]),
+    )
+}
+
+/// Writes the pair queries' poses as `QUERY_POSES`.
+fn bake_poses(s: &mut String, poses: &[[Iso3<f32>; 2]]) {
+    let v3 = |v: Vec3<f32>| format!("Vec3::new({:?}, {:?}, {:?})", v.x, v.y, v.z);
+    let iso = |p: &Iso3<f32>| {
+        format!(
+            "Iso3 {{ rotation: Mat3::from_cols({}, {}, {}), translation: {} }}",
+            v3(p.rotation.x_axis),
+            v3(p.rotation.y_axis),
+            v3(p.rotation.z_axis),
+            v3(p.translation)
+        )
+    };
+    let list: Vec<String> = poses
+        .iter()
+        .map(|[a, b]| format!("[{}, {}]", iso(a), iso(b)))
+        .collect();
+    let _ = writeln!(
+        s,
+        "/// Poses of each pair query's shapes (f64, rounded to f32).\npub static QUERY_POSES: [[Iso3<f32>; 2]; {}] = [{}];\n",
+        poses.len(),
+        list.join(",\n    ")
+    );
 }
 
 /// `x` as an `f32` literal that reads back exactly.

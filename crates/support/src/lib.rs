@@ -52,10 +52,10 @@ mod support;
 
 pub use aabb::Aabb;
 pub use error::ShapeError;
-pub use math::{Iso3, Mat3, Quat, QuatError, Vec3};
+pub use math::{closest_segment_points, Iso3, Mat3, Quat, QuatError, Vec3};
 pub use pair::{IdentityPair, MinkowskiDiff, Pair, SupportPoint};
 pub use real::{MaybeDefmt, Real};
-pub use shapes::capsule::Capsule;
+pub use shapes::capsule::{Capsule, CapsuleDistance};
 pub use shapes::cone::Cone;
 pub use shapes::cuboid::Cuboid;
 pub use shapes::cylinder::{Cylinder, CAP_RIM_POINTS};

@@ -1,273 +1,149 @@
 //! mink on a Cortex-M4F (`thumbv7em-none-eabihf`), no heap: GJK distance
-//! and intersection, MPR penetration, a support-field query on a field baked
-//! into flash, and a 7-link arm's self-collision check, all in `f32`, each
-//! checked against the answer `build.rs` computed on the host in `f64` with
-//! the same code (`src/scene.rs`).
+//! and intersection, MPR penetration and intersection, a support-field
+//! query on a field baked into flash, and a 7-link arm's self-collision
+//! check, all in `f32`, each checked against the answer `build.rs` computed
+//! on the host in `f64` with the same code (`src/scene.rs`).
 //!
 //! For every query it reports over semihosting the instructions it took
-//! (SysTick under QEMU's `-icount`, see [`INSTRUCTION_NS`]), its stack
+//! (SysTick under QEMU's `-icount`, see `src/probe.rs`), its stack
 //! high-water mark (painted stack) and its answer against the expected one;
 //! it exits with a failure status if any answer is off. Run it with
 //! `cargo xtask firmware`, which starts
 //! `qemu-system-arm -machine mps2-an386 -cpu cortex-m4 -icount shift=8`.
 //!
-//! Tolerance (f32 answer against the f64 one, shapes of about 1 m):
+//! # One instantiation per algorithm
+//!
+//! GJK and MPR are generic over the two shape types, so every pair of
+//! types compiles its own copy (about 10 KB of flash for each copy of MPR
+//! on the Cortex-M4F). The firmware hands every query its shapes as one
+//! enum, [`shape::FwShape`], which implements `Support`: GJK distance, GJK
+//! intersection, MPR penetration and MPR intersection are each compiled
+//! once, for `(FwShape, FwShape)`, whatever the shapes. That is most of
+//! the flash saved (with a copy per pair the queries took 97,904 B; one
+//! copy, the arm's closed form and inputs baked on the host, with no
+//! trigonometry on the device, brought them to 42,752 B); the price is a
+//! `match` per support call. A firmware that
+//! runs mixed shapes should do the same: one enum of its shapes (or
+//! `mink`'s `Shape` where its per-pair dispatch is wanted, which trades
+//! flash for the closed forms and per-pair speed). The arm's capsule pairs
+//! need no iteration at all: they take the closed form
+//! (`Capsule::distance_to_capsule`, the closest points of the two core
+//! segments).
+//!
+//! # Tolerance
+//!
+//! The `f32` answer against the `f64` one, shapes of about 1 m:
 //! - lengths (GJK distances, MPR depths, the field's support value, the
 //!   arm's clearances): [`TOLERANCE`] = 1e-4 m. GJK stops at a relative gap
 //!   of `sqrt(ε₃₂) · 1e-2 ≈ 3.5e-6` of the shapes' size, MPR when the
-//!   portal is within `64 ε₃₂ ≈ 7.6e-6` of it, and the `f32` inputs (poses
-//!   from `f32` sine and cosine, the hull rounded to `f32`) differ from the
-//!   `f64` ones by a few `ε₃₂` (1.2e-7) times the size: the sum is below
-//!   2e-5 m, and 1e-4 m leaves a margin of five. Measured: under 1e-7 m.
-//! - booleans (intersection, the arm's verdict): exact.
+//!   portal is within `64 ε₃₂ ≈ 7.6e-6` of it, and both scalars start from
+//!   the same inputs (the hull, the poses and the arm's joint sines and
+//!   cosines are computed on the host and rounded to `f32`; the host widens
+//!   them back), so the rest is the queries' own rounding, a few `ε₃₂`
+//!   (1.2e-7) times the size: the sum is below 2e-5 m, and 1e-4 m leaves a
+//!   margin of five. Measured: under 1e-7 m.
+//! - booleans (intersections, the arm's verdict): exact.
 //!
-//! Figures (`cargo xtask firmware`, release profile of this crate:
-//! `opt-level = "s"`, fat LTO, one codegen unit, `panic = "abort"`):
-//! the queries take 97,904 B of flash on the Cortex-M4F (the firmware minus
-//! the `baseline` binary, which runs none), at most 3,952 B of stack (MPR
-//! penetration capsule–hull), and the arm's 15-pair check 17,442 to 18,356
+//! # Figures
+//!
+//! `cargo xtask firmware`, release profile of this crate: `opt-level =
+//! "s"`, fat LTO, one codegen unit, `panic = "abort"`. The queries take
+//! 42,752 B of flash on the Cortex-M4F (the firmware minus the `baseline`
+//! binary, which has the same harness, `src/probe.rs`, and runs no query;
+//! 51,148 B on the Cortex-M0), at most 3,912 B of stack (MPR penetration
+//! capsule–hull and hull–hull), and the arm's 15-pair check 5,951 to 5,993
 //! instructions. `cargo xtask firmware` fails above its budgets of
-//! 110,000 B of flash and 4,400 B of stack (`xtask/src/firmware.rs`).
+//! 47,000 B of flash and 4,300 B of stack (`xtask/src/firmware.rs`).
 //! Where the flash goes: `llvm-nm --size-sort -S` on
 //! `$CARGO_TARGET_DIR/firmware/thumbv7em-none-eabihf/release/mink-firmware`
-//! (from `rustup component add llvm-tools`).
+//! (from `rustup component add llvm-tools`): MPR about 20 KB, GJK about
+//! 7.5 KB, the baked hull and field 4 KB, the arm's closed form 2.3 KB.
 
 #![no_std]
 #![no_main]
 
+mod probe;
 mod scene;
+mod shape;
 
-/// The baked hull, field and expected answers (generated by `build.rs`).
+/// The baked hull, field, poses and expected answers (generated by
+/// `build.rs`).
 mod baked {
-    use mink_support::{FacePlane, HullArrays, HullEdge, Vec3};
+    use mink_support::{FacePlane, HullArrays, HullEdge, Iso3, Mat3, Vec3};
     include!(concat!(env!("OUT_DIR"), "/baked.rs"));
 }
 
-use core::arch::asm;
-use core::ptr::{read_volatile, write_volatile};
 use cortex_m_rt::entry;
-use cortex_m_semihosting::{debug, hprintln};
+use cortex_m_semihosting::hprintln;
 use mink_field::{CompactCells, FieldView};
 use mink_support::HullView;
+use probe::Probe;
 use scene::{Kind, Meter, Scene};
 
 /// Allowed |f32 − f64| for every length (distance, depth, support value,
 /// clearance), meters (see the crate docs).
 const TOLERANCE: f32 = 1e-4;
 
-/// Virtual nanoseconds per instruction under `-icount shift=8` (2⁸): QEMU
-/// then advances its virtual clock by exactly this much per instruction.
-/// SysTick runs from the 25 MHz processor clock (40 ns per tick), so with
-/// `shift=0` a tick would be 40 instructions; with `shift=8` an instruction
-/// is 6.4 ticks and `ticks × 40 / 256`, rounded, is the exact count. The
-/// firmware checks it on a loop of known length at start-up.
-const INSTRUCTION_NS: u32 = 256;
-/// SysTick period on mps2-an386 (25 MHz processor clock), nanoseconds.
-const SYSTICK_NS: u32 = 40;
-/// SysTick's current value register.
-const SYST_CVR: *mut u32 = 0xE000_E018 as *mut u32;
-/// SysTick's control register.
-const SYST_CSR: *mut u32 = 0xE000_E010 as *mut u32;
-/// SysTick's reload value register.
-const SYST_RVR: *mut u32 = 0xE000_E014 as *mut u32;
-/// SysTick counts 24 bits.
-const SYSTICK_MASK: u32 = 0x00FF_FFFF;
-
-/// How far a count may be from the truth, instructions: the probe's own
-/// instructions differ by one or two between call sites (register moves),
-/// and are subtracted as measured at one of them.
-const COUNT_UNCERTAINTY: u32 = 2;
-
-/// Bytes of stack painted below the caller of each query.
-const PAINT_BYTES: usize = 16 * 1024;
-/// The paint.
-const PAINT: u32 = 0xC0DE_F00D;
-
-/// Measures one query: instructions (SysTick ticks converted) and stack
-/// (the lowest painted word overwritten below the caller's stack pointer).
-struct Probe {
-    /// SysTick value at `start`.
-    t0: u32,
-    /// Stack pointer at `start`.
-    sp: usize,
-    /// SysTick ticks of the last measurement.
-    ticks: u32,
-    /// Stack bytes of the last measurement.
-    stack: usize,
-}
-
-impl Probe {
-    /// Instructions of the last measurement, less `overhead_ticks`.
-    fn instructions(&self, overhead_ticks: u32) -> u32 {
-        let ticks = self.ticks.saturating_sub(overhead_ticks);
-        (ticks * SYSTICK_NS + INSTRUCTION_NS / 2) / INSTRUCTION_NS
-    }
-}
-
-/// The stack pointer.
-#[inline(always)]
-fn stack_pointer() -> usize {
-    let sp: usize;
-    // SAFETY: reads a register, touches no memory.
-    unsafe { asm!("mov {}, sp", out(reg) sp, options(nomem, nostack, preserves_flags)) };
-    sp
-}
-
 impl Meter for Probe {
     #[inline(always)]
     fn start(&mut self) {
-        let sp = stack_pointer();
-        let mut p = sp - PAINT_BYTES;
-        while p < sp {
-            // SAFETY: below the stack pointer, inside RAM (4 MiB, the stack
-            // at its top, statics of a few bytes at its bottom); nothing
-            // live is below the stack pointer on Arm.
-            unsafe { write_volatile(p as *mut u32, PAINT) };
-            p += 4;
-        }
-        self.sp = sp;
-        // SAFETY: SysTick register read.
-        self.t0 = unsafe { read_volatile(SYST_CVR) };
+        Probe::start(self);
     }
 
     #[inline(always)]
     fn stop(&mut self) {
-        // SAFETY: SysTick register read.
-        let t1 = unsafe { read_volatile(SYST_CVR) };
-        self.ticks = self.t0.wrapping_sub(t1) & SYSTICK_MASK;
-        let mut p = self.sp - PAINT_BYTES;
-        // SAFETY: the region painted by `start`.
-        while p < self.sp && unsafe { read_volatile(p as *const u32) } == PAINT {
-            p += 4;
-        }
-        self.stack = self.sp - p;
-    }
-}
-
-/// A measurement of nothing, to learn the probe's own ticks.
-#[inline(never)]
-fn empty(m: &mut Probe) {
-    m.start();
-    m.stop();
-}
-
-/// Iterations of the calibration loop.
-const CALIBRATION_LOOPS: u32 = 250;
-/// Instructions the calibration loop executes: one `movs`, then a `subs`
-/// and a `bne` per iteration (Thumb-1 forms, so it builds for the M0 too).
-const CALIBRATION_INSTRUCTIONS: u32 = 1 + 2 * CALIBRATION_LOOPS;
-
-/// A measurement of exactly [`CALIBRATION_INSTRUCTIONS`] instructions, to
-/// check the conversion from ticks.
-#[inline(never)]
-fn calibration_loop(m: &mut Probe) {
-    m.start();
-    // SAFETY: a register-only countdown loop.
-    unsafe {
-        asm!(
-            "movs {n}, #{loops}",
-            "2:",
-            "subs {n}, {n}, #1",
-            "bne 2b",
-            n = out(reg) _,
-            loops = const CALIBRATION_LOOPS,
-            options(nomem, nostack)
-        )
-    };
-    m.stop();
-}
-
-/// `x` meters in nanometres, for printing without float formatting.
-fn nm(x: f32) -> i64 {
-    if x.is_finite() {
-        (x * 1.0e9) as i64
-    } else {
-        i64::MAX
+        Probe::stop(self);
     }
 }
 
 #[entry]
 fn main() -> ! {
-    // SAFETY: SysTick set up once, before any measurement: free-running
-    // from the processor clock, no interrupt.
-    unsafe {
-        write_volatile(SYST_RVR, SYSTICK_MASK);
-        write_volatile(SYST_CVR, 0);
-        write_volatile(SYST_CSR, 0b101);
-    }
-    let mut probe = Probe {
-        t0: 0,
-        sp: 0,
-        ticks: 0,
-        stack: 0,
-    };
-    empty(&mut probe);
-    let overhead = probe.ticks;
-    empty(&mut probe);
-    let overhead_again = probe.ticks;
-    calibration_loop(&mut probe);
-    let counted = probe.instructions(overhead);
-    hprintln!(
-        "calibration|{}|{}|{}|{}",
-        overhead,
-        overhead_again,
-        CALIBRATION_INSTRUCTIONS,
-        counted
-    );
-    let mut failures = 0u32;
-    if overhead != overhead_again || counted.abs_diff(CALIBRATION_INSTRUCTIONS) > COUNT_UNCERTAINTY
-    {
-        hprintln!("calibration FAILED: the instruction counter is not exact");
-        failures += 1;
-    }
+    let (mut probe, exact) = Probe::calibrated();
+    let mut failures = u32::from(!exact);
 
     let hull = HullView::new_unchecked(baked::HULL);
     if hull.vertex_count() != scene::HULL_VERTICES {
-        hprintln!(
-            "the baked hull does not have {} vertices",
-            scene::HULL_VERTICES
-        );
+        hprintln!("the baked hull does not have the expected vertices");
         failures += 1;
     }
     let Ok(cells) = CompactCells::new(&baked::FIELD_INDICES, hull.vertices()) else {
         hprintln!("the baked field does not fit the hull");
-        exit(false)
+        probe::exit(false)
     };
     let Ok(field) = FieldView::new(scene::FIELD_RES, cells) else {
         hprintln!("the baked field has the wrong size");
-        exit(false)
+        probe::exit(false)
     };
-    let scene = Scene { hull, field };
+    let scene = Scene {
+        hull,
+        field,
+        poses: &baked::QUERY_POSES,
+    };
 
-    for (k, &(name, kind)) in scene::QUERIES.iter().enumerate() {
+    for k in 0..scene::QUERY_COUNT {
         let value = scene::answer::<f32, _>(k, &scene, &mut probe);
         let expected = baked::EXPECTED.get(k).copied().unwrap_or(f32::NAN);
-        let tolerance = match kind {
+        let tolerance = match scene::kind(k) {
             Kind::Boolean => 0.0,
             Kind::Length => TOLERANCE,
         };
         let ok = (value - expected).abs() <= tolerance;
         failures += u32::from(!ok);
-        hprintln!(
-            "result|{}|{}|{}|{}|{}|{}|{}",
-            name,
-            probe.instructions(overhead),
-            probe.stack,
-            nm(value),
-            nm(expected),
-            nm(tolerance),
-            if ok { "ok" } else { "FAIL" }
-        );
+        probe.report(scene::name(k), "", value, expected, tolerance, ok);
     }
 
     let capsules = scene::arm_capsules::<f32>();
-    for (c, &t) in scene::ARM_CONFIGS.iter().enumerate() {
-        let poses = scene::link_poses(&scene::joint_angles::<f32>(t));
+    for (c, (&(name, _), joints)) in scene::ARM_CONFIGS
+        .iter()
+        .zip(baked::ARM_JOINTS.iter())
+        .enumerate()
+    {
+        let poses = scene::link_poses(joints);
         let clearances = scene::arm_check(&mut probe, &capsules, &poses);
         let expected = baked::EXPECTED_ARM
             .get(c)
             .copied()
-            .unwrap_or([f32::NAN; 15]);
+            .unwrap_or([f32::NAN; scene::ARM_PAIRS]);
         let below = scene::below_clearance(&clearances);
         let mut ok = Some(&below) == baked::EXPECTED_ARM_BELOW.get(c);
         let (mut min, mut min_expected) = (f32::INFINITY, f32::INFINITY);
@@ -277,45 +153,9 @@ fn main() -> ! {
             min_expected = min_expected.min(*e);
         }
         failures += u32::from(!ok);
-        // Tenths of a second, for the name without float formatting.
-        let ds = (t * 10.0) as u32;
-        hprintln!(
-            "result|arm_check t={}.{}s 15 pairs{}|{}|{}|{}|{}|{}|{}",
-            ds / 10,
-            ds % 10,
-            if below { " below clearance" } else { "" },
-            probe.instructions(overhead),
-            probe.stack,
-            nm(min),
-            nm(min_expected),
-            nm(TOLERANCE),
-            if ok { "ok" } else { "FAIL" }
-        );
+        let suffix = if below { " below clearance" } else { "" };
+        probe.report(name, suffix, min, min_expected, TOLERANCE, ok);
     }
 
-    if failures == 0 {
-        hprintln!("firmware: all answers within tolerance");
-    } else {
-        hprintln!("firmware: {} answers off", failures);
-    }
-    exit(failures == 0)
-}
-
-/// Ends the emulation with a success or failure status (semihosting).
-fn exit(success: bool) -> ! {
-    debug::exit(if success {
-        debug::EXIT_SUCCESS
-    } else {
-        debug::EXIT_FAILURE
-    });
-    // Only reached without a semihosting host: wait for a debugger.
-    loop {
-        cortex_m::asm::wfi();
-    }
-}
-
-#[panic_handler]
-fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
-    hprintln!("firmware: panic");
-    exit(false)
+    probe::finish(failures)
 }

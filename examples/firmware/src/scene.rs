@@ -3,48 +3,47 @@
 //! This file is compiled twice: into the firmware (`f32`, on the device) and
 //! into `build.rs` (`f64`, on the host), which runs the very same query code
 //! to produce the expected answers the firmware checks itself against. It
-//! needs only `core` and the mink crates.
+//! needs only `core`, the mink crates and `shape.rs`.
+//!
+//! Both scalars start from the very same inputs: sizes are `f32` literals,
+//! and the poses (and the arm's joint sines and cosines) are computed by
+//! `build.rs` in `f64`, rounded to `f32` and baked; the host widens those
+//! back to `f64`. So the device links no trigonometry, and an answer's
+//! difference between the scalars is the queries' own rounding.
+//!
+//! Every GJK and MPR query takes its two shapes as [`FwShape`]s, so each
+//! algorithm is compiled once for all the pairs (see `shape.rs`); the arm's
+//! capsule pairs take the closed form instead
+//! ([`Capsule::distance_to_capsule`]).
 
+use crate::shape::FwShape;
 use mink_field::{CompactCells, FieldView};
 use mink_support::{Capsule, Cuboid, HullView, Iso3, Mat3, Pair, Real, Sphere, Vec3};
 
 /// Number of arm links (the arm of `crates/mink/examples/robot_arm.rs`).
 pub const LINKS: usize = 7;
 /// Link lengths along each link's local z, meters (as in the host example).
-pub const LENGTHS: [f64; LINKS] = [0.34, 0.40, 0.40, 0.36, 0.30, 0.24, 0.18];
+pub const LENGTHS: [f32; LINKS] = [0.34, 0.40, 0.40, 0.36, 0.30, 0.24, 0.18];
 /// Link radii, meters (as in the host example).
-pub const RADII: [f64; LINKS] = [0.06, 0.055, 0.05, 0.045, 0.04, 0.035, 0.03];
+pub const RADII: [f32; LINKS] = [0.06, 0.055, 0.05, 0.045, 0.04, 0.035, 0.03];
 /// The clearance below which a configuration is flagged, meters.
-pub const MIN_CLEARANCE: f64 = 0.02;
+pub const MIN_CLEARANCE: f32 = 0.02;
 /// The non-adjacent link pairs: `(i, j)` with `j >= i + 2`.
 pub const ARM_PAIRS: usize = 15;
-/// The arm's joint angles for each checked configuration, radians: the
-/// host example's trajectory at t = 0 s, 3.1 s and 7.2 s (clear, folded,
-/// folded further).
-pub const ARM_CONFIGS: [f64; 3] = [0.0, 3.1, 7.2];
+/// The checked configurations: report name, and the time on the host
+/// example's trajectory in tenths of a second (t = 0 s, 3.1 s and 7.2 s:
+/// clear, folded, folded further). `build.rs` computes the joint angles
+/// there and bakes their cosines and sines.
+pub const ARM_CONFIGS: [(&str, u32); 3] = [
+    ("arm_check t=0.0s 15 pairs", 0),
+    ("arm_check t=3.1s 15 pairs", 31),
+    ("arm_check t=7.2s 15 pairs", 72),
+];
 
 /// Vertices of the 32-vertex hull (points on an ellipsoid, all extreme).
 pub const HULL_VERTICES: usize = 32;
 /// Resolution of the baked support field (`res × res` cells).
 pub const FIELD_RES: u32 = 24;
-
-/// The single-answer queries, in the order of [`answer`]: name, and whether
-/// the answer is a boolean (compared exactly) or a length in meters.
-pub const QUERIES: [(&str, Kind); 13] = [
-    ("gjk_distance capsule-box", Kind::Length),
-    ("gjk_distance sphere-hull", Kind::Length),
-    ("gjk_distance box-hull", Kind::Length),
-    ("gjk_distance capsule-hull", Kind::Length),
-    ("gjk_distance hull-hull", Kind::Length),
-    ("gjk_intersect capsule-box", Kind::Boolean),
-    ("gjk_intersect sphere-hull", Kind::Boolean),
-    ("gjk_intersect hull-hull", Kind::Boolean),
-    ("mpr_penetration box-box", Kind::Length),
-    ("mpr_penetration sphere-box", Kind::Length),
-    ("mpr_penetration capsule-hull", Kind::Length),
-    ("mpr_penetration hull-hull", Kind::Length),
-    ("field_support hull", Kind::Length),
-];
 
 /// What an answer is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,54 +54,155 @@ pub enum Kind {
     Boolean,
 }
 
-/// The shapes of the scene: the 32-vertex hull and its baked field are
-/// passed in (static arrays on the device, built on the host).
+/// The algorithm of a pair query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// GJK signed distance (meters).
+    GjkDistance,
+    /// GJK boolean intersection (1 or 0).
+    GjkIntersect,
+    /// MPR penetration depth of overlapping shapes (meters).
+    MprPenetration,
+    /// MPR boolean intersection (1 or 0).
+    MprIntersect,
+}
+
+/// A shape of a pair query, from `f32` literals (meters).
+#[derive(Clone, Copy, Debug)]
+pub enum ShapeSpec {
+    /// A sphere of this radius.
+    Sphere(f32),
+    /// A capsule: radius, half-length.
+    Capsule(f32, f32),
+    /// A box of these half-extents.
+    Cuboid([f32; 3]),
+    /// The scene's 32-vertex hull.
+    Hull,
+}
+
+/// A pair query: its name in the report, its algorithm and its two shapes
+/// (posed by [`POSES`], same index).
+#[derive(Clone, Copy, Debug)]
+pub struct PairQuery {
+    /// Name in the report.
+    pub name: &'static str,
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Shapes A and B.
+    pub shapes: [ShapeSpec; 2],
+}
+
+/// Shorthand for the table below.
+const fn q(name: &'static str, algorithm: Algorithm, a: ShapeSpec, b: ShapeSpec) -> PairQuery {
+    PairQuery {
+        name,
+        algorithm,
+        shapes: [a, b],
+    }
+}
+
+use Algorithm::{GjkDistance, GjkIntersect, MprIntersect, MprPenetration};
+use ShapeSpec::{Capsule as Cap, Cuboid as Box3, Hull, Sphere as Ball};
+
+/// Number of pair queries.
+pub const PAIR_QUERIES: usize = 13;
+
+/// The pair queries, in the order of [`answer`] (the field query is last).
+#[rustfmt::skip]
+pub const QUERIES: [PairQuery; PAIR_QUERIES] = [
+    q("gjk_distance capsule-box", GjkDistance, Cap(0.2, 0.5), Box3([0.4, 0.3, 0.25])),
+    q("gjk_distance sphere-hull", GjkDistance, Ball(0.3), Hull),
+    q("gjk_distance box-hull", GjkDistance, Box3([0.3, 0.2, 0.1]), Hull),
+    q("gjk_distance capsule-hull", GjkDistance, Cap(0.1, 0.4), Hull),
+    q("gjk_distance hull-hull", GjkDistance, Hull, Hull),
+    q("gjk_intersect capsule-box", GjkIntersect, Cap(0.2, 0.5), Box3([0.4, 0.3, 0.25])),
+    q("gjk_intersect sphere-hull", GjkIntersect, Ball(0.3), Hull),
+    q("gjk_intersect hull-hull", GjkIntersect, Hull, Hull),
+    q("mpr_penetration box-box", MprPenetration, Box3([0.5, 0.4, 0.3]), Box3([0.3, 0.3, 0.3])),
+    q("mpr_penetration sphere-box", MprPenetration, Ball(0.35), Box3([0.5, 0.4, 0.3])),
+    q("mpr_penetration capsule-hull", MprPenetration, Cap(0.1, 0.4), Hull),
+    q("mpr_penetration hull-hull", MprPenetration, Hull, Hull),
+    q("mpr_intersect sphere-hull", MprIntersect, Ball(0.3), Hull),
+];
+
+/// A pose: rotation about a (non-unit) axis by an angle (radians), then a
+/// translation (meters); shape frame to world.
+pub type PoseSpec = ([f64; 3], f64, [f64; 3]);
+
+/// The poses of each pair query's shapes A and B. Read by `build.rs`,
+/// which computes them in `f64` and bakes them rounded to `f32`.
+#[allow(dead_code)]
+#[rustfmt::skip]
+pub const POSES: [[PoseSpec; 2]; PAIR_QUERIES] = [
+    [([1.0, 0.0, 0.0], 0.7, [0.1, -0.2, 0.3]), ([0.3, 1.0, 0.2], -0.4, [1.1, 0.3, 0.2])],
+    [([0.0, 0.0, 1.0], 0.0, [-0.2, 0.9, 0.1]), ([1.0, 1.0, 0.0], 0.9, [0.1, -0.1, 0.0])],
+    [([0.2, 0.1, 1.0], 1.1, [0.9, 0.2, -0.3]), ([0.0, 1.0, 0.3], 0.3, [0.0, 0.0, 0.1])],
+    [([1.0, 0.0, 1.0], 1.3, [0.0, 0.1, 0.95]), ([0.0, 0.0, 1.0], 0.2, [0.0, 0.0, 0.0])],
+    [([1.0, 2.0, 3.0], 0.5, [0.0, 0.0, 0.0]), ([3.0, -1.0, 1.0], 2.0, [1.2, 0.4, -0.1])],
+    [([1.0, 0.0, 0.0], 0.7, [0.1, -0.2, 0.3]), ([0.3, 1.0, 0.2], -0.4, [0.6, 0.1, 0.2])],
+    [([0.0, 0.0, 1.0], 0.0, [-0.2, 0.9, 0.1]), ([1.0, 1.0, 0.0], 0.9, [0.1, -0.1, 0.0])],
+    [([1.0, 2.0, 3.0], 0.5, [0.0, 0.0, 0.0]), ([3.0, -1.0, 1.0], 2.0, [0.7, 0.2, -0.1])],
+    [([0.0, 0.0, 1.0], 0.2, [0.0, 0.0, 0.0]), ([1.0, 1.0, 0.0], 0.5, [0.7, 0.2, 0.1])],
+    [([0.0, 0.0, 1.0], 0.0, [0.0, 0.0, 0.6]), ([1.0, 0.0, 0.0], 0.3, [0.1, 0.0, 0.0])],
+    [([1.0, 0.0, 1.0], 1.3, [0.0, 0.1, 0.35]), ([0.0, 0.0, 1.0], 0.2, [0.0, 0.0, 0.0])],
+    [([1.0, 2.0, 3.0], 0.5, [0.0, 0.0, 0.0]), ([3.0, -1.0, 1.0], 2.0, [0.7, 0.2, -0.1])],
+    [([0.0, 0.0, 1.0], 0.0, [-0.2, 0.9, 0.1]), ([1.0, 1.0, 0.0], 0.9, [0.1, -0.1, 0.0])],
+];
+
+/// The direction of the field query (normalized on the device).
+pub const FIELD_DIRECTION: [f32; 3] = [0.3, -0.8, 0.5];
+
+/// All single-answer queries: the pair queries, then the field query.
+pub const QUERY_COUNT: usize = PAIR_QUERIES + 1;
+
+/// The report name of query `k` of [`answer`].
+pub fn name(k: usize) -> &'static str {
+    QUERIES.get(k).map_or("field_support hull", |q| q.name)
+}
+
+/// Whether query `k` of [`answer`] answers a boolean (compared exactly) or
+/// a length in meters.
+pub fn kind(k: usize) -> Kind {
+    match QUERIES.get(k).map(|q| q.algorithm) {
+        Some(Algorithm::GjkIntersect | Algorithm::MprIntersect) => Kind::Boolean,
+        _ => Kind::Length,
+    }
+}
+
+/// The shapes of the scene: the 32-vertex hull and its baked field, and
+/// the pair queries' poses (static arrays on the device, built on the
+/// host).
 pub struct Scene<'a, R: Real> {
     /// The 32-vertex hull.
     pub hull: HullView<'a, R>,
     /// The hull's support field.
     pub field: FieldView<R, CompactCells<'a, R>>,
+    /// Poses of each pair query's shapes A and B (shape frame to world).
+    pub poses: &'a [[Iso3<R>; 2]; PAIR_QUERIES],
 }
 
-/// A pose from a rotation about a (non-unit) axis by `angle` radians and a
-/// translation, from literals.
-fn pose<R: Real>(axis: [f64; 3], angle: f64, t: [f64; 3]) -> Iso3<R> {
-    let a = Vec3::new(R::lit(axis[0]), R::lit(axis[1]), R::lit(axis[2]));
-    let a = a.normalize_or(Vec3::Z);
-    Iso3::from_parts(
-        Mat3::from_axis_angle(a, R::lit(angle)),
-        Vec3::new(R::lit(t[0]), R::lit(t[1]), R::lit(t[2])),
-    )
+/// `x` in scalar `R` (exact: every `f32` is an `f64`).
+#[inline(always)]
+fn lit<R: Real>(x: f32) -> R {
+    R::lit(f64::from(x))
 }
 
-/// A capsule from literals (NaN-free inputs; an invalid one never happens
-/// with these constants, and would give the answer NaN through [`bad`]).
-fn capsule<R: Real>(radius: f64, half_length: f64) -> Option<Capsule<R>> {
-    Capsule::new(R::lit(radius), R::lit(half_length)).ok()
-}
-
-/// A box from literal half-extents.
-fn cuboid<R: Real>(h: [f64; 3]) -> Option<Cuboid<R>> {
-    Cuboid::new(Vec3::new(R::lit(h[0]), R::lit(h[1]), R::lit(h[2]))).ok()
-}
-
-/// A sphere from a literal radius.
-fn sphere<R: Real>(radius: f64) -> Option<Sphere<R>> {
-    Sphere::new(R::lit(radius)).ok()
+/// The shape of `spec`; `None` for invalid literals (never happens with
+/// these constants, and would give the answer infinity through [`bad`]).
+fn shape<'a, R: Real>(spec: ShapeSpec, hull: HullView<'a, R>) -> Option<FwShape<'a, R>> {
+    match spec {
+        ShapeSpec::Sphere(r) => Sphere::new(lit(r)).ok().map(FwShape::Sphere),
+        ShapeSpec::Capsule(r, h) => Capsule::new(lit(r), lit(h)).ok().map(FwShape::Capsule),
+        ShapeSpec::Cuboid(h) => Cuboid::new(Vec3::new(lit(h[0]), lit(h[1]), lit(h[2])))
+            .ok()
+            .map(FwShape::Cuboid),
+        ShapeSpec::Hull => Some(FwShape::Hull(hull)),
+    }
 }
 
 /// The answer that fails every comparison.
 fn bad<R: Real>() -> R {
     R::INFINITY
-}
-
-/// 1 or 0.
-fn flag<R: Real>(b: bool) -> R {
-    if b {
-        R::ONE
-    } else {
-        R::ZERO
-    }
 }
 
 /// Brackets the measured part of a query: the device reads its instruction
@@ -121,128 +221,57 @@ impl Meter for () {
     fn stop(&mut self) {}
 }
 
-/// Answer of query `k` of [`QUERIES`] (meters, or 1/0 for booleans);
-/// infinity for an unknown `k` or a query that reports a failure status.
-/// Only the query itself (from building the pair to its result) runs
-/// between `m.start()` and `m.stop()`; the inputs are built before.
+/// Answer of query `k` (the pair queries of [`QUERIES`], then the field
+/// query; meters, or 1/0 for booleans); infinity for an unknown `k` or a
+/// query that reports a failure status. Only the query itself (from
+/// building the pair to its result) runs between `m.start()` and
+/// `m.stop()`; the inputs are built before.
 pub fn answer<R: Real, M: Meter>(k: usize, scene: &Scene<'_, R>, m: &mut M) -> R {
-    let hull = &scene.hull;
-    match k {
-        0 => gjk_distance(
-            m,
-            &capsule(0.2, 0.5),
-            &pose([1.0, 0.0, 0.0], 0.7, [0.1, -0.2, 0.3]),
-            &cuboid([0.4, 0.3, 0.25]),
-            &pose([0.3, 1.0, 0.2], -0.4, [1.1, 0.3, 0.2]),
-        ),
-        1 => gjk_distance(
-            m,
-            &sphere(0.3),
-            &pose([0.0, 0.0, 1.0], 0.0, [-0.2, 0.9, 0.1]),
-            &Some(*hull),
-            &pose([1.0, 1.0, 0.0], 0.9, [0.1, -0.1, 0.0]),
-        ),
-        2 => gjk_distance(
-            m,
-            &cuboid([0.3, 0.2, 0.1]),
-            &pose([0.2, 0.1, 1.0], 1.1, [0.9, 0.2, -0.3]),
-            &Some(*hull),
-            &pose([0.0, 1.0, 0.3], 0.3, [0.0, 0.0, 0.1]),
-        ),
-        3 => gjk_distance(
-            m,
-            &capsule(0.1, 0.4),
-            &pose([1.0, 0.0, 1.0], 1.3, [0.0, 0.1, 0.95]),
-            &Some(*hull),
-            &pose([0.0, 0.0, 1.0], 0.2, [0.0, 0.0, 0.0]),
-        ),
-        4 => gjk_distance(
-            m,
-            &Some(*hull),
-            &pose([1.0, 2.0, 3.0], 0.5, [0.0, 0.0, 0.0]),
-            &Some(*hull),
-            &pose([3.0, -1.0, 1.0], 2.0, [1.2, 0.4, -0.1]),
-        ),
-        5 => gjk_intersect(
-            m,
-            &capsule(0.2, 0.5),
-            &pose([1.0, 0.0, 0.0], 0.7, [0.1, -0.2, 0.3]),
-            &cuboid([0.4, 0.3, 0.25]),
-            &pose([0.3, 1.0, 0.2], -0.4, [0.6, 0.1, 0.2]),
-        ),
-        6 => gjk_intersect(
-            m,
-            &sphere(0.3),
-            &pose([0.0, 0.0, 1.0], 0.0, [-0.2, 0.9, 0.1]),
-            &Some(*hull),
-            &pose([1.0, 1.0, 0.0], 0.9, [0.1, -0.1, 0.0]),
-        ),
-        7 => gjk_intersect(
-            m,
-            &Some(*hull),
-            &pose([1.0, 2.0, 3.0], 0.5, [0.0, 0.0, 0.0]),
-            &Some(*hull),
-            &pose([3.0, -1.0, 1.0], 2.0, [0.7, 0.2, -0.1]),
-        ),
-        8 => mpr_penetration(
-            m,
-            &cuboid([0.5, 0.4, 0.3]),
-            &pose([0.0, 0.0, 1.0], 0.2, [0.0, 0.0, 0.0]),
-            &cuboid([0.3, 0.3, 0.3]),
-            &pose([1.0, 1.0, 0.0], 0.5, [0.7, 0.2, 0.1]),
-        ),
-        9 => mpr_penetration(
-            m,
-            &sphere(0.35),
-            &pose([0.0, 0.0, 1.0], 0.0, [0.0, 0.0, 0.6]),
-            &cuboid([0.5, 0.4, 0.3]),
-            &pose([1.0, 0.0, 0.0], 0.3, [0.1, 0.0, 0.0]),
-        ),
-        10 => mpr_penetration(
-            m,
-            &capsule(0.1, 0.4),
-            &pose([1.0, 0.0, 1.0], 1.3, [0.0, 0.1, 0.35]),
-            &Some(*hull),
-            &pose([0.0, 0.0, 1.0], 0.2, [0.0, 0.0, 0.0]),
-        ),
-        11 => mpr_penetration(
-            m,
-            &Some(*hull),
-            &pose([1.0, 2.0, 3.0], 0.5, [0.0, 0.0, 0.0]),
-            &Some(*hull),
-            &pose([3.0, -1.0, 1.0], 2.0, [0.7, 0.2, -0.1]),
-        ),
-        12 => field_support(m, scene, [0.3, -0.8, 0.5]),
-        _ => bad(),
-    }
-}
-
-/// GJK signed distance between `a` and `b` (meters); infinity when a shape
-/// is missing or GJK does not converge.
-#[inline(never)]
-fn gjk_distance<R: Real, A: mink_support::Support<R>, B: mink_support::Support<R>, M: Meter>(
-    m: &mut M,
-    a: &Option<A>,
-    pose_a: &Iso3<R>,
-    b: &Option<B>,
-    pose_b: &Iso3<R>,
-) -> R {
+    let (Some(query), Some(poses)) = (QUERIES.get(k), scene.poses.get(k)) else {
+        return if k == PAIR_QUERIES {
+            field_support(m, scene)
+        } else {
+            bad()
+        };
+    };
+    let [a, b] = query.shapes.map(|s| shape(s, scene.hull));
     let (Some(a), Some(b)) = (a, b) else {
         return bad();
     };
     m.start();
-    let d = gjk_distance_query(a, pose_a, b, pose_b);
+    let value = pair_query(query.algorithm, &a, &poses[0], &b, &poses[1]);
     m.stop();
-    d
+    value
 }
 
-/// The measured part of [`gjk_distance`], out of line so that its stack
-/// frame is below the caller's stack pointer, where the probe looks.
-#[inline(never)]
-fn gjk_distance_query<R: Real, A: mink_support::Support<R>, B: mink_support::Support<R>>(
-    a: &A,
+/// The measured part of [`answer`] for a pair query: the algorithm's
+/// answer (meters, or 1/0), infinity when it reports a failure status.
+/// Each algorithm runs in a function of its own, out of line, so that its
+/// stack frame is below the caller's stack pointer, where the probe looks,
+/// and holds only what that algorithm needs.
+#[inline(always)]
+fn pair_query<R: Real>(
+    algorithm: Algorithm,
+    a: &FwShape<'_, R>,
     pose_a: &Iso3<R>,
-    b: &B,
+    b: &FwShape<'_, R>,
+    pose_b: &Iso3<R>,
+) -> R {
+    match algorithm {
+        Algorithm::GjkDistance => gjk_distance(a, pose_a, b, pose_b),
+        Algorithm::GjkIntersect => gjk_intersect(a, pose_a, b, pose_b),
+        Algorithm::MprPenetration => mpr_penetration(a, pose_a, b, pose_b),
+        Algorithm::MprIntersect => mpr_intersect(a, pose_a, b, pose_b),
+    }
+}
+
+/// GJK signed distance between `a` and `b` (meters); infinity when GJK
+/// does not converge.
+#[inline(never)]
+fn gjk_distance<R: Real>(
+    a: &FwShape<'_, R>,
+    pose_a: &Iso3<R>,
+    b: &FwShape<'_, R>,
     pose_b: &Iso3<R>,
 ) -> R {
     let mut pair = Pair::new(a, pose_a, b, pose_b);
@@ -253,65 +282,31 @@ fn gjk_distance_query<R: Real, A: mink_support::Support<R>, B: mink_support::Sup
     }
 }
 
-/// GJK boolean intersection as 1/0; infinity when a shape is missing.
+/// GJK boolean intersection of `a` and `b`, as 1 or 0.
 #[inline(never)]
-fn gjk_intersect<R: Real, A: mink_support::Support<R>, B: mink_support::Support<R>, M: Meter>(
-    m: &mut M,
-    a: &Option<A>,
+fn gjk_intersect<R: Real>(
+    a: &FwShape<'_, R>,
     pose_a: &Iso3<R>,
-    b: &Option<B>,
+    b: &FwShape<'_, R>,
     pose_b: &Iso3<R>,
 ) -> R {
-    let (Some(a), Some(b)) = (a, b) else {
-        return bad();
-    };
-    m.start();
-    let hit = gjk_intersect_query(a, pose_a, b, pose_b);
-    m.stop();
-    flag(hit)
-}
-
-/// The measured part of [`gjk_intersect`], out of line (see
-/// [`gjk_distance_query`]).
-#[inline(never)]
-fn gjk_intersect_query<R: Real, A: mink_support::Support<R>, B: mink_support::Support<R>>(
-    a: &A,
-    pose_a: &Iso3<R>,
-    b: &B,
-    pose_b: &Iso3<R>,
-) -> bool {
     let mut pair = Pair::new(a, pose_a, b, pose_b);
-    mink_gjk::intersect(&mut pair)
+    if mink_gjk::intersect(&mut pair) {
+        R::ONE
+    } else {
+        R::ZERO
+    }
 }
 
-/// MPR penetration depth of overlapping `a` and `b` (meters); infinity when
-/// a shape is missing or MPR does not converge.
+/// MPR penetration depth of overlapping `a` and `b` (meters); infinity
+/// when MPR does not converge. An `Unverified` answer (overlap found,
+/// depth an upper bound not proven minimal) counts: it is what MPR
+/// returns, and the `f64` run checks it.
 #[inline(never)]
-fn mpr_penetration<R: Real, A: mink_support::Support<R>, B: mink_support::Support<R>, M: Meter>(
-    m: &mut M,
-    a: &Option<A>,
+fn mpr_penetration<R: Real>(
+    a: &FwShape<'_, R>,
     pose_a: &Iso3<R>,
-    b: &Option<B>,
-    pose_b: &Iso3<R>,
-) -> R {
-    let (Some(a), Some(b)) = (a, b) else {
-        return bad();
-    };
-    m.start();
-    let depth = mpr_penetration_query(a, pose_a, b, pose_b);
-    m.stop();
-    depth
-}
-
-/// The measured part of [`mpr_penetration`], out of line (see
-/// [`gjk_distance_query`]). An `Unverified` answer (overlap found, depth
-/// an upper bound not proven minimal) counts: it is what MPR returns, and
-/// the `f64` run checks it.
-#[inline(never)]
-fn mpr_penetration_query<R: Real, A: mink_support::Support<R>, B: mink_support::Support<R>>(
-    a: &A,
-    pose_a: &Iso3<R>,
-    b: &B,
+    b: &FwShape<'_, R>,
     pose_b: &Iso3<R>,
 ) -> R {
     let mut pair = Pair::new(a, pose_a, b, pose_b);
@@ -322,11 +317,41 @@ fn mpr_penetration_query<R: Real, A: mink_support::Support<R>, B: mink_support::
     }
 }
 
-/// The support value (meters) along unit `dir` of the point the baked field
-/// returns; infinity on a field error.
+/// MPR boolean intersection of `a` and `b`, as 1 or 0; infinity when MPR
+/// reports neither overlap nor separation.
+///
+/// Besides the boolean itself, this query shapes the stack of the
+/// penetration query: MPR's small GJK on the cores of inflated shapes
+/// serves both queries, so with both in the firmware it is compiled out of
+/// line, and its frame is no longer part of penetration's deepest call
+/// path (with penetration alone, LLVM inlines it there: about 260 bytes
+/// more stack).
 #[inline(never)]
-fn field_support<R: Real, M: Meter>(m: &mut M, scene: &Scene<'_, R>, dir: [f64; 3]) -> R {
-    let d = Vec3::new(R::lit(dir[0]), R::lit(dir[1]), R::lit(dir[2])).normalize_or(Vec3::Z);
+fn mpr_intersect<R: Real>(
+    a: &FwShape<'_, R>,
+    pose_a: &Iso3<R>,
+    b: &FwShape<'_, R>,
+    pose_b: &Iso3<R>,
+) -> R {
+    let mut pair = Pair::new(a, pose_a, b, pose_b);
+    let hit = mink_mpr::intersect(&mut pair);
+    match hit.status {
+        mink_mpr::MprStatus::Converged | mink_mpr::MprStatus::Separated => {
+            if hit.overlapping {
+                R::ONE
+            } else {
+                R::ZERO
+            }
+        }
+        _ => bad(),
+    }
+}
+
+/// The support value (meters) along [`FIELD_DIRECTION`] (normalized) of
+/// the point the baked field returns; infinity on a field error.
+fn field_support<R: Real, M: Meter>(m: &mut M, scene: &Scene<'_, R>) -> R {
+    let [x, y, z] = FIELD_DIRECTION;
+    let d = Vec3::new(lit(x), lit(y), lit(z)).normalize_or(Vec3::Z);
     m.start();
     let hit = field_query(&scene.field, d);
     m.stop();
@@ -337,7 +362,7 @@ fn field_support<R: Real, M: Meter>(m: &mut M, scene: &Scene<'_, R>, dir: [f64; 
 }
 
 /// The measured part of [`field_support`], out of line (see
-/// [`gjk_distance_query`]).
+/// [`pair_query`]).
 #[inline(never)]
 fn field_query<R: Real>(
     field: &FieldView<R, CompactCells<'_, R>>,
@@ -346,34 +371,28 @@ fn field_query<R: Real>(
     field.query(d)
 }
 
-/// The host example's joint angles at time `t` (seconds): each joint swings
-/// sinusoidally with its own amplitude, frequency and phase.
-pub fn joint_angles<R: Real>(t: f64) -> [R; LINKS] {
-    let amp = [2.6, 1.9, 2.7, 2.3, 2.7, 2.0, 2.9];
-    let freq = [0.11, 0.17, 0.13, 0.19, 0.23, 0.29, 0.31];
-    let phase = [0.0, 0.7, 1.9, 0.3, 2.2, 1.1, 0.5];
-    let tau = R::lit(core::f64::consts::TAU);
-    core::array::from_fn(|i| {
-        R::lit(amp[i]) * (tau * R::lit(freq[i]) * R::lit(t) + R::lit(phase[i])).sin()
-    })
-}
-
 /// The link capsules (radius, half its length).
 pub fn arm_capsules<R: Real>() -> [Option<Capsule<R>>; LINKS] {
-    core::array::from_fn(|i| capsule(RADII[i], LENGTHS[i] / 2.0))
+    core::array::from_fn(|i| Capsule::new(lit(RADII[i]), lit::<R>(LENGTHS[i]) * R::HALF).ok())
 }
 
-/// Forward kinematics, as in the host example: the world pose of each
-/// link's capsule centre. Joint `i` turns about its parent's z (even `i`)
-/// or y (odd `i`) axis at the parent's tip; link `i` extends along +z.
-pub fn link_poses<R: Real>(q: &[R; LINKS]) -> [Iso3<R>; LINKS] {
+/// Forward kinematics, as in the host example, from each joint's
+/// `[cos, sin]`: the world pose of each link's capsule centre. Joint `i`
+/// turns about its parent's z (even `i`) or y (odd `i`) axis at the
+/// parent's tip; link `i` extends along +z.
+pub fn link_poses<R: Real>(joints: &[[R; 2]; LINKS]) -> [Iso3<R>; LINKS] {
+    let o = R::ZERO;
     let mut frame = Iso3::<R>::IDENTITY;
     let mut poses = [Iso3::IDENTITY; LINKS];
     for i in 0..LINKS {
-        let axis = if i % 2 == 0 { Vec3::Z } else { Vec3::Y };
-        let joint = Iso3::from_parts(Mat3::from_axis_angle(axis, q[i]), Vec3::ZERO);
-        frame = frame.mul(&joint);
-        let half = Vec3::new(R::ZERO, R::ZERO, R::lit(LENGTHS[i]) * R::HALF);
+        let [c, s] = joints[i];
+        let rotation = if i % 2 == 0 {
+            Mat3::from_cols(Vec3::new(c, s, o), Vec3::new(-s, c, o), Vec3::Z)
+        } else {
+            Mat3::from_cols(Vec3::new(c, o, -s), Vec3::Y, Vec3::new(s, o, c))
+        };
+        frame = frame.mul(&Iso3::from_parts(rotation, Vec3::ZERO));
+        let half = Vec3::new(o, o, lit::<R>(LENGTHS[i]) * R::HALF);
         poses[i] = frame.mul(&Iso3::from_translation(half));
         frame = frame.mul(&Iso3::from_translation(half + half));
     }
@@ -381,9 +400,11 @@ pub fn link_poses<R: Real>(q: &[R; LINKS]) -> [Iso3<R>; LINKS] {
 }
 
 /// The arm's self-collision check: the signed distance (meters) of every
-/// non-adjacent link pair, in the order `(0,2), (0,3), ..., (4,6)`;
-/// infinity for a pair whose query failed. Only the 15 queries run between
-/// `m.start()` and `m.stop()`.
+/// non-adjacent link pair, in the order `(0,2), (0,3), ..., (4,6)`, in
+/// closed form (the closest points of the two core segments, then the
+/// radii; GJK on the capsules converges to the same answer); infinity for
+/// a pair whose query failed (a non-finite pose). Only the 15 queries run
+/// between `m.start()` and `m.stop()`.
 pub fn arm_check<R: Real, M: Meter>(
     m: &mut M,
     capsules: &[Option<Capsule<R>>; LINKS],
@@ -395,8 +416,7 @@ pub fn arm_check<R: Real, M: Meter>(
     out
 }
 
-/// The measured part of [`arm_check`], out of line (see
-/// [`gjk_distance_query`]).
+/// The measured part of [`arm_check`], out of line (see [`pair_query`]).
 #[inline(never)]
 fn arm_pairs<R: Real>(
     capsules: &[Option<Capsule<R>>; LINKS],
@@ -407,12 +427,7 @@ fn arm_pairs<R: Real>(
     for i in 0..LINKS {
         for j in i + 2..LINKS {
             if let (Some(a), Some(b), Some(slot)) = (&capsules[i], &capsules[j], out.get_mut(k)) {
-                let mut pair = Pair::new(a, &poses[i], b, &poses[j]);
-                let d = mink_gjk::distance(&mut pair, &poses[i]);
-                if matches!(
-                    d.status,
-                    mink_gjk::GjkStatus::Converged | mink_gjk::GjkStatus::Intersecting
-                ) {
+                if let Some(d) = a.distance_to_capsule(&poses[i], b, &poses[j]) {
                     *slot = d.distance;
                 }
             }
@@ -426,5 +441,5 @@ fn arm_pairs<R: Real>(
 pub fn below_clearance<R: Real>(clearances: &[R; ARM_PAIRS]) -> bool {
     clearances
         .iter()
-        .any(|&c| c.is_nan() || c < R::lit(MIN_CLEARANCE))
+        .any(|&c| c.is_nan() || c < lit(MIN_CLEARANCE))
 }

@@ -7,11 +7,6 @@ use super::table::PairAlgorithm;
 use super::{Algorithm, Method, Overlap, Proximity, Side, Status};
 use mink_support::{Capsule, Cuboid, Iso3, Real, Sphere, Vec3};
 
-/// Below `PARALLEL_ULPS · ε · |d1|² |d2|²`, `|d1 × d2|²` counts as zero: the
-/// segments are parallel and the closest points are taken at an end
-/// (any pair of the overlap is closest then). 16 ulps of the product.
-const PARALLEL_ULPS: f64 = 16.0;
-
 /// A shape that is a segment (possibly of zero length) swept by a radius.
 pub(crate) trait SweptCore<R: Real> {
     /// The core segment's ends in the world, for the shape at `pose`.
@@ -43,51 +38,9 @@ impl<R: Real> SweptCore<R> for Capsule<R> {
     }
 }
 
-/// The closest points of segments `p0 p1` and `q0 q1` (either may have
-/// zero length), by minimizing `|p(s) - q(t)|²` over `s, t ∈ [0, 1]`:
-/// the unconstrained minimum clamped to `[0, 1]` for `s`, `t` recomputed
-/// from it, and `s` recomputed when `t` had to be clamped.
-pub(crate) fn closest_segment_points<R: Real>(
-    p0: Vec3<R>,
-    p1: Vec3<R>,
-    q0: Vec3<R>,
-    q1: Vec3<R>,
-) -> (Vec3<R>, Vec3<R>) {
-    let clamp01 = |x: R| x.max_of(R::ZERO).min_of(R::ONE);
-    let d1 = p1 - p0;
-    let d2 = q1 - q0;
-    let r = p0 - q0;
-    let a = d1.dot(d1);
-    let e = d2.dot(d2);
-    let f = d2.dot(r);
-    let (s, t) = if a <= R::ZERO && e <= R::ZERO {
-        (R::ZERO, R::ZERO)
-    } else if a <= R::ZERO {
-        (R::ZERO, clamp01(f / e))
-    } else {
-        let c = d1.dot(r);
-        if e <= R::ZERO {
-            (clamp01(-c / a), R::ZERO)
-        } else {
-            let b = d1.dot(d2);
-            let denom = a * e - b * b;
-            let s = if denom > R::EPSILON * R::lit(PARALLEL_ULPS) * a * e {
-                clamp01((b * f - c * e) / denom)
-            } else {
-                R::ZERO
-            };
-            let t = (b * s + f) / e;
-            if t < R::ZERO {
-                (clamp01(-c / a), R::ZERO)
-            } else if t > R::ONE {
-                (clamp01((b - c) / a), R::ONE)
-            } else {
-                (s, t)
-            }
-        }
-    };
-    (p0 + d1 * s, q0 + d2 * t)
-}
+/// The closest points of two segments, shared with the contact code
+/// (`mink-support` owns the routine).
+pub(crate) use mink_support::closest_segment_points;
 
 /// The answer for two cores whose closest points are `ca` (on A) and `cb`
 /// (on B), swept by `ra` and `rb`. When the cores touch, `fallback` (unit)

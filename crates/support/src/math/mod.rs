@@ -4,11 +4,13 @@
 //! `glam` feature, the crate's `glam_interop` module converts them to and
 //! from glam's types.
 
+mod closest_segments;
 mod iso3;
 mod mat3;
 mod quat;
 mod vec3;
 
+pub use closest_segments::closest_segment_points;
 pub use iso3::Iso3;
 pub use mat3::Mat3;
 pub use quat::{Quat, QuatError};

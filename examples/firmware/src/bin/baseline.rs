@@ -1,31 +1,24 @@
-//! The baseline firmware: the same runtime, semihosting output and exit as
-//! the real one, and no query. The flash size of the queries is the real
-//! firmware's minus this one's.
+//! The baseline firmware: the same runtime, harness and report as the real
+//! one (`src/probe.rs`: the instruction counter and its calibration, the
+//! stack paint, a result line, the exit and the panic handler), and no
+//! query. The flash size of the queries is the real firmware's minus this
+//! one's.
 
 #![no_std]
 #![no_main]
 
+#[path = "../probe.rs"]
+mod probe;
+
 use cortex_m_rt::entry;
-use cortex_m_semihosting::{debug, hprintln};
+use probe::Probe;
 
 #[entry]
 fn main() -> ! {
-    let n = core::hint::black_box(0u32);
-    hprintln!("baseline|{}|{}", n, i64::from(n));
-    debug::exit(debug::EXIT_SUCCESS);
-    halt()
-}
-
-#[panic_handler]
-fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
-    hprintln!("baseline: panic");
-    debug::exit(debug::EXIT_FAILURE);
-    halt()
-}
-
-/// Waits forever (reached only without a semihosting host).
-fn halt() -> ! {
-    loop {
-        cortex_m::asm::wfi();
-    }
+    let (mut probe, exact) = Probe::calibrated();
+    // One measurement of nothing, reported like a query.
+    probe::empty(&mut probe);
+    let value = core::hint::black_box(0.0f32);
+    probe.report("baseline", "", value, value, value, exact);
+    probe::finish(u32::from(!exact))
 }
