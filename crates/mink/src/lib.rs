@@ -21,6 +21,7 @@
 //! | [`mpr`] | Minkowski Portal Refinement penetration |
 //! | [`sat`] | separating-axis test and contact manifolds for polytopes |
 //! | [`broadphase`] | sweep-and-prune broad phase with collision filters |
+//! | [`sdf`] | signed distance fields of closed triangle meshes: non-convex mesh contacts ([`Collider::Mesh`]) and the deep-penetration fallback ([`collider::deep`]) |
 //! | [`islands`] | contact islands and hibernation |
 //!
 //! ```
@@ -72,6 +73,7 @@ pub use mink_gjk as gjk;
 pub use mink_islands as islands;
 pub use mink_mpr as mpr;
 pub use mink_sat as sat;
+pub use mink_sdf as sdf;
 pub use mink_support as support;
 
 pub mod collider;

@@ -151,6 +151,14 @@ fn collider_json<R: Real, U: Support<R>>(c: &Collider<'_, R, U>) -> Result<Value
             "nx": h.nx(), "ny": h.ny(), "dx": h.dx().to_f64(), "dy": h.dy().to_f64(),
             "thickness": h.thickness().to_f64(),
         })),
+        // A mesh and its field (or a convex shape's field) would need the
+        // triangles and the samples, or the field's build options: not in
+        // the format yet, so refused rather than dropped or changed.
+        Collider::Mesh(_) => Err("a triangle mesh has no form in the scene format".into()),
+        Collider::ConvexWithField(shape, _) => Err(format!(
+            "a {} with a signed distance field has no form in the scene format",
+            shape.name()
+        )),
     }
 }
 
@@ -166,7 +174,8 @@ fn method_name(m: Method) -> &'static str {
 /// The scene document of `desc` stepped with `config` through `steps`
 /// (one [`SceneInput`] per step), pretty-printed JSON. Fails, naming the
 /// geometry, for a collider the format cannot hold (a rounded box, a
-/// terrain prism, a user's own shape).
+/// terrain prism, a user's own shape, a triangle mesh, a convex shape
+/// carrying a signed distance field).
 pub fn write_scene<R: Real, U: Support<R>>(
     desc: &SceneDesc<'_, R, U>,
     config: &SceneConfig<R>,
@@ -487,4 +496,38 @@ pub fn replay_scene<R: Real>(spec: &SceneSpec) -> Result<Vec<String>, String> {
         );
     }
     Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mink::sdf::{OwnedSdf, SdfBody, SdfOptions, TriMesh};
+    use mink::support::Cuboid;
+
+    /// A mesh collider (or a convex one carrying a field) is refused with
+    /// the geometry named, never written without it.
+    #[test]
+    fn mesh_colliders_are_refused_by_name() {
+        let cube = Cuboid::new(Vec3::splat(0.5)).unwrap();
+        let mesh = TriMesh::<f64>::from_cuboid(&cube).unwrap();
+        let field = OwnedSdf::build(&mesh, SdfOptions::new(8, 0.1)).unwrap();
+        let body = SdfBody::new(mesh.view(), field.view());
+        let links = [Link::world(), Link::free(0, 6)];
+        let dof_length = [1.0; 6];
+        let steps = [SceneInput::new(&[Iso3::IDENTITY; 2], &[0.0; 6])];
+        let colliders: [Collider<'_, f64>; 2] = [
+            Collider::Mesh(body),
+            Collider::ConvexWithField(Shape::from(cube), body),
+        ];
+        for (collider, what) in colliders.into_iter().zip(["triangle mesh", "box with"]) {
+            let geoms = [
+                GeomDesc::new(Shape::from(cube), 0),
+                GeomDesc::new(collider, 1),
+            ];
+            let desc = SceneDesc::new(&geoms, &links, &dof_length, &[]).unwrap();
+            let err = write_scene(&desc, &SceneConfig::new(), &steps).unwrap_err();
+            assert!(err.starts_with("geometry 1: "), "{err}");
+            assert!(err.contains(what), "{err}");
+        }
+    }
 }

@@ -42,30 +42,19 @@ pub struct DeepPenetration<R> {
     pub point_b: Vec3<R>,
 }
 
-/// `max n·v` over the mesh's vertices at `pose` (world `n`), and the vertex.
-fn extreme<R: Real>(mesh: &MeshView<'_, R>, pose: &Iso3<R>, n: Vec3<R>) -> (R, Vec3<R>) {
-    let nl = pose.rotation.transpose_mul(n);
-    let mut best = -R::MAX;
-    let mut at = Vec3::ZERO;
-    for &v in mesh.vertices() {
-        let s = nl.dot(v);
-        if s > best {
-            best = s;
-            at = v;
-        }
-    }
-    (best + n.dot(pose.translation), pose.transform_point(at))
-}
-
-/// The overlap of A's and B's projections on the unit axis `n` (A to B).
-fn overlap<R: Real>(
+/// The overlap of mesh A's and mesh B's vertex projections on the unit
+/// world axis `n` (from A to B), meshes at `pose_a` and `pose_b`: how far B
+/// must move along `n` to clear A (meters; negative when the projections
+/// are apart by that much). For convex meshes, an upper bound on the
+/// penetration depth, equal to it on the optimal axis.
+pub fn projection_overlap<R: Real>(
     a: &MeshView<'_, R>,
     pose_a: &Iso3<R>,
     b: &MeshView<'_, R>,
     pose_b: &Iso3<R>,
     n: Vec3<R>,
 ) -> R {
-    extreme(a, pose_a, n).0 + extreme(b, pose_b, -n).0
+    a.extreme_vertex(pose_a, n).0 + b.extreme_vertex(pose_b, -n).0
 }
 
 /// The penetration of convex mesh A at `pose_a` and convex mesh B at
@@ -104,7 +93,7 @@ pub fn convex_convex_deep<R: Real>(
     on_a.vertices(&b.mesh, &mut pool);
     on_b.edges(&a.mesh, &mut pool);
     on_a.edges(&b.mesh, &mut pool);
-    let cost = |n: Vec3<R>| overlap(&a.mesh, pose_a, &b.mesh, pose_b, n);
+    let cost = |n: Vec3<R>| projection_overlap(&a.mesh, pose_a, &b.mesh, pose_b, n);
 
     // Candidate axes: the field's normals at the deepest points, then the
     // sample directions in world, A's and B's frames (so a box's faces
@@ -173,7 +162,7 @@ pub fn convex_convex_deep<R: Real>(
     if !best.finite() || best <= R::ZERO {
         return None;
     }
-    let point_b = extreme(&b.mesh, pose_b, -best_n).1;
+    let point_b = b.mesh.extreme_vertex(pose_b, -best_n).1;
     Some(DeepPenetration {
         normal: best_n,
         depth: best,

@@ -126,8 +126,8 @@ mod trimesh;
 pub use build::{OwnedSdf, SdfOptions, MAX_RESOLUTION, MIN_RESOLUTION};
 pub use contact::{Contact, SdfBody, MAX_MANIFOLD_POINTS, MERGE_CELL_FRACTION, POOL_CAPACITY};
 pub use deep::{
-    convex_convex_deep, DeepPenetration, DEEP_DISTINCT_ANGLE, DEEP_REFINE_ITERATIONS,
-    DEEP_REFINE_START_ANGLE, DEEP_STARTS,
+    convex_convex_deep, projection_overlap, DeepPenetration, DEEP_DISTINCT_ANGLE,
+    DEEP_REFINE_ITERATIONS, DEEP_REFINE_START_ANGLE, DEEP_STARTS,
 };
 pub use error::{MeshError, SdfError};
 pub use grid::SdfGrid;

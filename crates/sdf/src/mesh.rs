@@ -1,6 +1,6 @@
 //! The borrowed triangle mesh: a `Copy` view over flat arrays.
 
-use mink_support::{Aabb, Real, Vec3};
+use mink_support::{Aabb, Iso3, Real, Vec3};
 
 /// A closed triangle mesh borrowed from flat arrays: vertices (mesh frame,
 /// meters), triangles (three vertex indices, counter-clockwise seen from
@@ -54,6 +54,24 @@ impl<'a, R: Real> MeshView<'a, R> {
     /// The vertices, mesh frame, meters.
     pub fn vertices(&self) -> &'a [Vec3<R>] {
         self.vertices
+    }
+
+    /// The vertex farthest along the world direction `n` with the mesh at
+    /// `pose` (mesh frame to world): `(n · v, v)` with `v` in world
+    /// coordinates. `n` need not be unit (the first value scales with it);
+    /// a mesh without vertices gives `(-R::MAX, pose.translation)`.
+    pub fn extreme_vertex(&self, pose: &Iso3<R>, n: Vec3<R>) -> (R, Vec3<R>) {
+        let local = pose.rotation.transpose_mul(n);
+        let mut best = -R::MAX;
+        let mut at = Vec3::ZERO;
+        for &v in self.vertices {
+            let s = local.dot(v);
+            if s > best {
+                best = s;
+                at = v;
+            }
+        }
+        (best + n.dot(pose.translation), pose.transform_point(at))
     }
 
     /// The triangles (vertex indices, counter-clockwise seen from outside).

@@ -204,7 +204,7 @@ fn supports_terrain<R: Real>(
 
 /// `true` when `p`'s xy lies in the prism's triangular footprint or within
 /// `slack` meters of it.
-fn over_footprint<R: Real>(prism: &TerrainPrism<R>, p: Vec3<R>, slack: R) -> bool {
+pub(crate) fn over_footprint<R: Real>(prism: &TerrainPrism<R>, p: Vec3<R>, slack: R) -> bool {
     let t = prism.top();
     // Counter-clockwise from above: inside is left of every edge.
     (0..3).all(|k| {
@@ -216,7 +216,7 @@ fn over_footprint<R: Real>(prism: &TerrainPrism<R>, p: Vec3<R>, slack: R) -> boo
 }
 
 /// The unit upward normal of the prism's top triangle (field frame).
-fn top_normal<R: Real>(prism: &TerrainPrism<R>) -> Vec3<R> {
+pub(crate) fn top_normal<R: Real>(prism: &TerrainPrism<R>) -> Vec3<R> {
     let [a, b, c] = prism.top();
     (b - a).cross(c - a).normalize_or(Vec3::Z)
 }

@@ -1,17 +1,24 @@
 //! What a scene's geometry can be, convex or not, and the narrow phase of
 //! one pair of them: [`collide`] emits the pair's contacts, convex pairs
 //! through [`contact_manifold`], the others through
-//! their own routines (a height field: [`height_field`]).
+//! their own routines (a height field: [`height_field`]; a triangle mesh
+//! with its signed distance field: [`mesh`]; a convex shape carrying the
+//! field of its own surface, driven deep into another: [`deep`]).
 
 mod contact_set;
+pub mod deep;
 pub mod height_field;
+pub mod mesh;
 
 pub use contact_set::CONTACT_CANDIDATES;
+pub use deep::DEEP_FALLBACK_FRACTION;
 pub use height_field::HEIGHT_FIELD_TOLERANCE;
+pub use mesh::MESH_MERGE_FRACTION;
 
 use crate::contact::{contact_manifold, ContactParams, ContactPoint};
 use crate::query::Body;
 use crate::shape::{NoCustomShape, Shape};
+use mink_sdf::SdfBody;
 use mink_support::{Aabb, HeightField, Iso3, Real, Support};
 
 /// A geometry's shape in a scene: a convex [`Shape`] (or a half-space), or
@@ -20,24 +27,47 @@ use mink_support::{Aabb, HeightField, Iso3, Real, Support};
 pub enum Collider<'a, R: Real, U = NoCustomShape> {
     /// A convex shape or a half-space, answered through the pair matrix.
     Convex(Shape<'a, R, U>),
+    /// A convex shape with the signed distance field of its own surface
+    /// (its closed mesh, e.g. [`TriMesh::from_hull`](mink_sdf::TriMesh::from_hull)
+    /// or [`TriMesh::from_cuboid`](mink_sdf::TriMesh::from_cuboid), in the
+    /// shape's frame): contacts as [`Collider::Convex`], plus the
+    /// deep-penetration fallback ([`deep`]) when the other geometry
+    /// carries a field too, and mesh–mesh contacts against a
+    /// [`Collider::Mesh`]. The mesh must be the shape's surface; a mesh of
+    /// something else gives contacts of that something else.
+    ConvexWithField(Shape<'a, R, U>, SdfBody<'a, R>),
     /// A height-field terrain (borrowing its heights, lifetime `'a`):
     /// against a convex shape, contacts per supporting cell
-    /// ([`height_field`] module docs); against a half-space or another
-    /// height field, no contacts (both are unbounded or non-convex solids
-    /// with no convex pair routine; a terrain is static scenery).
+    /// ([`height_field`] module docs); against a mesh, [`mesh`]'s vertex
+    /// passes; against a half-space or another height field, no contacts
+    /// (both are unbounded or non-convex solids with no pair routine; a
+    /// terrain is static scenery).
     HeightField(HeightField<'a, R>),
+    /// A closed triangle mesh, convex or not, with its signed distance
+    /// field (both borrowed, mesh frame): contacts per [`mesh`] module
+    /// docs against every other collider.
+    Mesh(SdfBody<'a, R>),
 }
 
 impl<'a, R: Real, U: Support<R>> Collider<'a, R, U> {
     /// The world AABB of the collider at `pose` (shape frame to world),
     /// meters; a half-space spans `-R::MAX..R::MAX`, a height field gives
     /// the box around its rotated local box
-    /// ([`HeightField::local_aabb`]).
+    /// ([`HeightField::local_aabb`]), a mesh the box around its rotated
+    /// vertex box (one pass over the vertices; [`Aabb::EMPTY`] for a mesh
+    /// without vertices), a convex shape with a field its shape's box.
     pub fn world_aabb(&self, pose: &Iso3<R>) -> Aabb<R> {
         match self {
-            Collider::Convex(shape) => shape.world_aabb(pose),
+            Collider::Convex(shape) | Collider::ConvexWithField(shape, _) => shape.world_aabb(pose),
             Collider::HeightField(field) => field.local_aabb().transformed(pose),
+            Collider::Mesh(body) => mesh::world_aabb(body, pose),
         }
+    }
+}
+
+impl<'a, R: Real, U> From<SdfBody<'a, R>> for Collider<'a, R, U> {
+    fn from(body: SdfBody<'a, R>) -> Self {
+        Collider::Mesh(body)
     }
 }
 
@@ -58,8 +88,12 @@ impl<'a, R: Real, U> From<Shape<'a, R, U>> for Collider<'a, R, U> {
 /// [`contact`](crate::contact): world frame, normal from A to B, depth
 /// positive when overlapping, speculative within `params.margin`. At most
 /// `max_points` are emitted; returns how many were. Either order works for
-/// a height field and a convex shape (the normal still points from A to
-/// B); a height field against a half-space or a height field gives none.
+/// a height field or a mesh and any other collider (the normal still
+/// points from A to B; the mirrored order emits the same contacts with
+/// the normals negated, except for two meshes, whose samples are then
+/// taken in another order and the reduction may keep other points); a
+/// height field against a half-space or a height field gives none. Two [`Collider::ConvexWithField`]s take the
+/// deep-penetration fallback ([`deep`]).
 pub fn collide<R, U, F>(
     a: &Collider<'_, R, U>,
     pose_a: &Iso3<R>,
@@ -74,22 +108,61 @@ where
     U: Support<R>,
     F: FnMut(ContactPoint<R>),
 {
+    use Collider::{Convex, ConvexWithField, HeightField, Mesh};
     match (a, b) {
-        (Collider::Convex(sa), Collider::Convex(sb)) => {
+        (ConvexWithField(sa, fa), ConvexWithField(sb, fb)) => {
+            let manifold = deep::manifold(sa, fa, pose_a, sb, fb, pose_b, params);
+            emit_manifold(manifold.as_slice(), max_points, &mut emit)
+        }
+        (Convex(sa) | ConvexWithField(sa, _), Convex(sb) | ConvexWithField(sb, _)) => {
             let manifold =
                 contact_manifold(&Body::new(sa, *pose_a), &Body::new(sb, *pose_b), params);
-            let n = manifold.len().min(max_points);
-            for p in &manifold.as_slice()[..n] {
-                emit(*p);
-            }
-            n
+            emit_manifold(manifold.as_slice(), max_points, &mut emit)
         }
-        (Collider::HeightField(field), Collider::Convex(shape)) => height_field::collide_convex(
-            field, pose_a, shape, pose_b, params, max_points, false, &mut emit,
+        (HeightField(field), Convex(shape) | ConvexWithField(shape, _)) => {
+            height_field::collide_convex(
+                field, pose_a, shape, pose_b, params, max_points, false, &mut emit,
+            )
+        }
+        (Convex(shape) | ConvexWithField(shape, _), HeightField(field)) => {
+            height_field::collide_convex(
+                field, pose_b, shape, pose_a, params, max_points, true, &mut emit,
+            )
+        }
+        (HeightField(_), HeightField(_)) => 0,
+        (Mesh(ma), Mesh(mb)) => {
+            mesh::mesh_mesh(ma, pose_a, mb, pose_b, params, max_points, false, &mut emit)
+        }
+        (Mesh(m), ConvexWithField(shape, field)) if mesh::closed(shape) => mesh::mesh_mesh(
+            m, pose_a, field, pose_b, params, max_points, false, &mut emit,
         ),
-        (Collider::Convex(shape), Collider::HeightField(field)) => height_field::collide_convex(
-            field, pose_b, shape, pose_a, params, max_points, true, &mut emit,
+        (ConvexWithField(shape, field), Mesh(m)) if mesh::closed(shape) => mesh::mesh_mesh(
+            m, pose_b, field, pose_a, params, max_points, true, &mut emit,
         ),
-        (Collider::HeightField(_), Collider::HeightField(_)) => 0,
+        (Mesh(m), Convex(shape) | ConvexWithField(shape, _)) => mesh::mesh_convex(
+            m, pose_a, shape, pose_b, params, max_points, false, &mut emit,
+        ),
+        (Convex(shape) | ConvexWithField(shape, _), Mesh(m)) => mesh::mesh_convex(
+            m, pose_b, shape, pose_a, params, max_points, true, &mut emit,
+        ),
+        (Mesh(m), HeightField(field)) => mesh::mesh_height_field(
+            m, pose_a, field, pose_b, params, max_points, true, &mut emit,
+        ),
+        (HeightField(field), Mesh(m)) => mesh::mesh_height_field(
+            m, pose_b, field, pose_a, params, max_points, false, &mut emit,
+        ),
     }
+}
+
+/// Emits the first `max_points` of `points`; returns how many.
+fn emit_manifold<R: Real, F: FnMut(ContactPoint<R>)>(
+    points: &[ContactPoint<R>],
+    max_points: usize,
+    emit: &mut F,
+) -> usize {
+    let n = points.len().min(max_points);
+    for p in &points[..n] {
+        emit(*p);
+    }
+    n
 }

@@ -49,7 +49,7 @@ pub use perturb::PERTURBATION_ANGLE;
 pub use point::{ContactPoint, Manifold, MAX_MANIFOLD_POINTS};
 pub use reduce::MAX_CANDIDATES;
 
-use crate::query::{Body, Method};
+use crate::query::{Body, Method, Proximity};
 use crate::shape::Shape;
 use crate::PairVisitor;
 use box_box::{box_box_manifold, PosedBox};
@@ -146,10 +146,35 @@ pub fn contact_manifold_with<R: Real, U: Support<R>>(
     params: &ContactParams<R>,
     patch: Patch,
 ) -> Manifold<R> {
+    manifold_with(a, b, params, patch, None)
+}
+
+/// [`contact_manifold`] with the pair's first contact given: `first` (a
+/// penetration answer for the pair, world frame, normal A to B) stands in
+/// for the pair's penetration query on the general convex path; box–box
+/// and half-space pairs, which have closed forms, ignore it. The hook of
+/// the deep-penetration fallback ([`crate::collider`]).
+pub(crate) fn contact_manifold_from_first<R: Real, U: Support<R>>(
+    a: &Body<'_, '_, R, U>,
+    b: &Body<'_, '_, R, U>,
+    params: &ContactParams<R>,
+    first: Proximity<R>,
+) -> Manifold<R> {
+    manifold_with(a, b, params, Patch::Auto, Some(first))
+}
+
+fn manifold_with<R: Real, U: Support<R>>(
+    a: &Body<'_, '_, R, U>,
+    b: &Body<'_, '_, R, U>,
+    params: &ContactParams<R>,
+    patch: Patch,
+    first: Option<Proximity<R>>,
+) -> Manifold<R> {
     let params = &Settings {
         margin: params.margin,
         method: params.method,
         patch,
+        first,
     };
     let valid = |body: &Body<'_, '_, R, U>| {
         body.pose.is_finite() && body.margin.finite() && body.margin >= R::ZERO
@@ -191,6 +216,9 @@ pub(crate) struct Settings<R> {
     pub margin: R,
     pub method: Method,
     pub patch: Patch,
+    /// The pair's first contact when the caller already has it (the
+    /// deep-penetration fallback); `None`: the penetration query runs.
+    pub first: Option<Proximity<R>>,
 }
 
 /// The pair visitor that builds a manifold on the concrete shape types.

@@ -4,6 +4,7 @@
 //! once per file.
 
 mod collider_height_field;
+mod collider_mesh;
 mod contact_manifold;
 mod contact_random;
 mod custom_shape;

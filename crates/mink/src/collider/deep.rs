@@ -1,0 +1,200 @@
+//! The deep-penetration fallback for convex pairs: when both geometries
+//! carry the signed distance field of their own surface
+//! ([`Collider::ConvexWithField`](super::Collider::ConvexWithField)), a
+//! first contact that MPR or EPA flags as unreliable, or that is deep, is
+//! checked against the fields' answer
+//! ([`convex_convex_deep`]).
+//!
+//! **When.** The pair's first contact (its penetration query, as for any
+//! convex pair) is an overlap and either
+//! - its status says the algorithm could not vouch for it
+//!   ([`Status::Unverified`]: MPR found no proof its depth is minimal;
+//!   [`Status::IterationLimit`]; [`Status::Degenerate`]), or
+//! - its depth exceeds [`DEEP_FALLBACK_FRACTION`] of the smaller shape's
+//!   size, the smallest half-extent of its local AABB (a box's inscribed
+//!   radius; never below any shape's).
+//!
+//! Closed forms are exact and are never second-guessed: box–box pairs
+//! ([`Shape::Cuboid`] both), half-space pairs and the analytic pairs
+//! ([`Status::Exact`]) keep their answer.
+//!
+//! **What.** The fields' search proposes axes (the field gradients at the
+//! deepest vertex and edge samples, refined on the exact vertex
+//! projections); the first contact's own axis is scored the same way. The
+//! axis whose overlap of the two meshes' vertex projections is smallest
+//! wins, and that overlap is the depth: a translation along it that
+//! certainly separates the meshes, so an upper bound on the exact depth,
+//! equal to it when the axis is optimal (a face normal, an edge pair's
+//! cross product). The answer is thus never deeper than the exact overlap
+//! along the first contact's axis. The manifold is then built along the
+//! chosen normal exactly as for any convex pair (the two shapes' touching
+//! features clipped, [`crate::contact`]).
+//!
+//! **Cost.** Nothing for pairs below the threshold but one comparison; a
+//! triggered pair adds `convex_convex_deep` (about 1,500 projections of
+//! both vertex sets, plus every vertex and edge sampled in the other's
+//! field): rare, and only where MPR and EPA are least reliable.
+
+use super::mesh::closed;
+use crate::contact::{contact_manifold, contact_manifold_from_first, ContactParams, Manifold};
+use crate::query::{Body, Method, Proximity, Status};
+use crate::shape::Shape;
+use mink_sdf::{convex_convex_deep, projection_overlap, SdfBody};
+use mink_support::{Iso3, Real, Support};
+
+/// The depth, as a fraction of the smaller shape's size (the smallest
+/// half-extent of its local AABB), past which a convex pair's first
+/// contact is checked against the fields.
+///
+/// 0.25: up to a quarter of the inscribed radius the origin lies close to
+/// the boundary of the Minkowski difference, where MPR's portal and EPA's
+/// polytope settle on the nearest face; deeper, their starting guesses
+/// (MPR's ray from the centres) drift from the minimal axis and a flat
+/// polytope pair can be misjudged. Such depths are rare in a running
+/// simulation (tunnelling, spawning inside), so the fields' cost is paid
+/// rarely.
+pub const DEEP_FALLBACK_FRACTION: f64 = 0.25;
+
+/// The manifold of convex shapes `sa` (field `fa`) at `pose_a` and `sb`
+/// (field `fb`) at `pose_b`, with the fallback of the module docs.
+pub(crate) fn manifold<R: Real, U: Support<R>>(
+    sa: &Shape<'_, R, U>,
+    fa: &SdfBody<'_, R>,
+    pose_a: &Iso3<R>,
+    sb: &Shape<'_, R, U>,
+    fb: &SdfBody<'_, R>,
+    pose_b: &Iso3<R>,
+    params: &ContactParams<R>,
+) -> Manifold<R> {
+    let (ba, bb) = (Body::new(sa, *pose_a), Body::new(sb, *pose_b));
+    let closed_form =
+        matches!((sa, sb), (Shape::Cuboid(_), Shape::Cuboid(_))) || !closed(sa) || !closed(sb);
+    let valid = params.margin.finite() && params.margin >= R::ZERO;
+    if closed_form || !valid || !pose_a.is_finite() || !pose_b.is_finite() {
+        return contact_manifold(&ba, &bb, params);
+    }
+    let first = penetration(&ba, fa, &bb, fb, params.method);
+    contact_manifold_from_first(&ba, &bb, params, first)
+}
+
+/// The penetration of convex bodies `a` and `b` (as
+/// [`query::penetration`](crate::query::penetration): world frame, normal
+/// from A to B, `distance` minus the depth), each with the signed distance
+/// field of its own surface (`field_a`, `field_b`: meshes and fields in
+/// the shapes' frames), with the deep fallback of the module docs.
+///
+/// The query of `method` answers first; when the fallback applies, the
+/// depth becomes the smallest exact overlap of the two meshes' vertex
+/// projections over the fields' axes and the query's own (plus the
+/// bodies' margins), `p_b` B's vertex deepest along the normal (pushed
+/// out by B's margin) and `p_a = p_b + depth · normal`; `iterations`,
+/// `algorithm` and `status` stay the query's. Separated pairs, failures
+/// and closed forms are returned as the query gave them. Never panics.
+pub fn penetration<R: Real, U: Support<R>>(
+    a: &Body<'_, '_, R, U>,
+    field_a: &SdfBody<'_, R>,
+    b: &Body<'_, '_, R, U>,
+    field_b: &SdfBody<'_, R>,
+    method: Method,
+) -> Proximity<R> {
+    let first = crate::query::penetration(a, b, method);
+    let box_pair = matches!((a.shape, b.shape), (Shape::Cuboid(_), Shape::Cuboid(_)));
+    let size = inner_size(a.shape).min_of(inner_size(b.shape));
+    if box_pair || !needs_fields(&first, size) {
+        return first;
+    }
+    let Some(deep) = convex_convex_deep(field_a, &a.pose, field_b, &b.pose) else {
+        return first;
+    };
+    let own = projection_overlap(&field_a.mesh, &a.pose, &field_b.mesh, &b.pose, first.normal);
+    let (normal, overlap) = if deep.depth <= own {
+        (deep.normal, deep.depth)
+    } else {
+        (first.normal, own)
+    };
+    let depth = overlap + a.margin + b.margin;
+    let p_b = field_b.mesh.extreme_vertex(&b.pose, -normal).1 - normal * b.margin;
+    let answer = Proximity {
+        distance: -depth,
+        p_a: p_b + normal * depth,
+        p_b,
+        normal,
+        ..first
+    };
+    let finite = answer.distance.finite() && answer.p_a.is_finite() && answer.p_b.is_finite();
+    if finite {
+        answer
+    } else {
+        first
+    }
+}
+
+/// Whether the first contact `first` of a pair whose smaller shape has
+/// size `size` (meters, [`inner_size`]) goes to the fields: an overlap
+/// whose status is flagged (unverified, out of iterations, degenerate) or
+/// whose depth exceeds [`DEEP_FALLBACK_FRACTION`] of `size`. Exact
+/// answers, failures and separated pairs never do.
+fn needs_fields<R: Real>(first: &Proximity<R>, size: R) -> bool {
+    let depth = -first.distance;
+    if !first.status.is_answer() || first.status == Status::Exact || !(depth > R::ZERO) {
+        return false;
+    }
+    let flagged = matches!(
+        first.status,
+        Status::Unverified | Status::IterationLimit | Status::Degenerate
+    );
+    flagged || depth > R::lit(DEEP_FALLBACK_FRACTION) * size
+}
+
+/// The smallest half-extent of the shape's local AABB (meters).
+fn inner_size<R: Real, U: Support<R>>(shape: &Shape<'_, R, U>) -> R {
+    let b = shape.world_aabb(&Iso3::IDENTITY);
+    (b.max - b.min).min_element() * R::HALF
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::Algorithm;
+    use mink_support::Vec3;
+
+    fn first(distance: f64, status: Status) -> Proximity<f64> {
+        Proximity {
+            distance,
+            p_a: Vec3::ZERO,
+            p_b: Vec3::ZERO,
+            normal: Vec3::new(0.0, 0.0, 1.0),
+            iterations: 3,
+            algorithm: Algorithm::Mpr,
+            status,
+        }
+    }
+
+    #[test]
+    fn flagged_overlaps_go_to_the_fields_at_any_depth() {
+        for status in [
+            Status::Unverified,
+            Status::IterationLimit,
+            Status::Degenerate,
+        ] {
+            assert!(needs_fields(&first(-1e-4, status), 1.0), "{status:?}");
+        }
+    }
+
+    #[test]
+    fn verified_overlaps_go_to_the_fields_only_past_the_fraction() {
+        let size = 0.8;
+        let at = DEEP_FALLBACK_FRACTION * size;
+        assert!(!needs_fields(&first(-0.9 * at, Status::Converged), size));
+        assert!(needs_fields(&first(-1.1 * at, Status::Converged), size));
+    }
+
+    #[test]
+    fn exact_separated_and_failed_answers_stay() {
+        assert!(!needs_fields(&first(-10.0, Status::Exact), 1.0));
+        assert!(!needs_fields(&first(0.5, Status::Unverified), 1.0));
+        assert!(!needs_fields(&first(0.0, Status::Unverified), 1.0));
+        assert!(!needs_fields(&first(-10.0, Status::InvalidInput), 1.0));
+        assert!(!needs_fields(&first(f64::NAN, Status::Unverified), 1.0));
+    }
+}
