@@ -20,27 +20,28 @@
 //!
 //! **What.** The fields' search proposes axes (the field gradients at the
 //! deepest vertex and edge samples, refined on the exact vertex
-//! projections); the first contact's own axis is scored the same way. The
-//! axis whose overlap of the two meshes' vertex projections is smallest
-//! wins, and that overlap is the depth: a translation along it that
-//! certainly separates the meshes, so an upper bound on the exact depth,
-//! equal to it when the axis is optimal (a face normal, an edge pair's
-//! cross product). The answer is thus never deeper than the exact overlap
-//! along the first contact's axis. The manifold is then built along the
-//! chosen normal exactly as for any convex pair (the two shapes' touching
-//! features clipped, [`crate::contact`]).
+//! projections); the first contact's own axis, and EPA's when the first
+//! contact came from MPR, are scored the same way. The axis whose overlap
+//! of the two meshes' vertex projections is smallest wins, and that
+//! overlap is the depth: a translation along it that certainly separates
+//! the meshes, so an upper bound on the exact depth, equal to it when the
+//! axis is optimal (a face normal, an edge pair's cross product, which EPA
+//! finds on polytopes). The answer is thus never deeper than the exact
+//! overlap along the first contact's axis. The manifold is then built
+//! along the chosen normal exactly as for any convex pair (the two shapes'
+//! touching features clipped, [`crate::contact`]).
 //!
 //! **Cost.** Nothing for pairs below the threshold but one comparison; a
 //! triggered pair adds `convex_convex_deep` (about 1,500 projections of
 //! both vertex sets, plus every vertex and edge sampled in the other's
-//! field): rare, and only where MPR and EPA are least reliable.
+//! field) and one EPA run: rare, and only where MPR is least reliable.
 
 use super::mesh::closed;
 use crate::contact::{contact_manifold, contact_manifold_from_first, ContactParams, Manifold};
 use crate::query::{Body, Method, Proximity, Status};
 use crate::shape::Shape;
 use mink_sdf::{convex_convex_deep, projection_overlap, SdfBody};
-use mink_support::{Iso3, Real, Support};
+use mink_support::{Iso3, Real, Support, Vec3};
 
 /// The depth, as a fraction of the smaller shape's size (the smallest
 /// half-extent of its local AABB), past which a convex pair's first
@@ -85,7 +86,7 @@ pub(crate) fn manifold<R: Real, U: Support<R>>(
 ///
 /// The query of `method` answers first; when the fallback applies, the
 /// depth becomes the smallest exact overlap of the two meshes' vertex
-/// projections over the fields' axes and the query's own (plus the
+/// projections over the fields' axes, the query's own and EPA's (plus the
 /// bodies' margins), `p_b` B's vertex deepest along the normal (pushed
 /// out by B's margin) and `p_a = p_b + depth · normal`; `iterations`,
 /// `algorithm` and `status` stay the query's. Separated pairs, failures
@@ -106,12 +107,26 @@ pub fn penetration<R: Real, U: Support<R>>(
     let Some(deep) = convex_convex_deep(field_a, &a.pose, field_b, &b.pose) else {
         return first;
     };
-    let own = projection_overlap(&field_a.mesh, &a.pose, &field_b.mesh, &b.pose, first.normal);
-    let (normal, overlap) = if deep.depth <= own {
-        (deep.normal, deep.depth)
-    } else {
-        (first.normal, own)
+    // Every candidate is scored by the exact overlap along its axis; the
+    // smallest wins. EPA's axis joins MPR's and the fields': on polytopes
+    // it is the optimal axis (a face normal or an edge pair's cross
+    // product), which the fields' sampled gradients only approach.
+    let score = |n: Vec3<R>| projection_overlap(&field_a.mesh, &a.pose, &field_b.mesh, &b.pose, n);
+    let mut best = (deep.normal, deep.depth);
+    let mut consider = |n: Vec3<R>| {
+        let overlap = score(n);
+        if overlap < best.1 {
+            best = (n, overlap);
+        }
     };
+    consider(first.normal);
+    if method != Method::Epa && method != Method::Gjk {
+        let epa = crate::query::penetration(a, b, Method::Epa);
+        if epa.status.is_answer() && epa.distance < R::ZERO {
+            consider(epa.normal);
+        }
+    }
+    let (normal, overlap) = best;
     let depth = overlap + a.margin + b.margin;
     let p_b = field_b.mesh.extreme_vertex(&b.pose, -normal).1 - normal * b.margin;
     let answer = Proximity {
@@ -156,7 +171,6 @@ fn inner_size<R: Real, U: Support<R>>(shape: &Shape<'_, R, U>) -> R {
 mod tests {
     use super::*;
     use crate::query::Algorithm;
-    use mink_support::Vec3;
 
     fn first(distance: f64, status: Status) -> Proximity<f64> {
         Proximity {

@@ -584,6 +584,14 @@ fn deep_boxes_match_sat<R: Real>() {
             (fallback - exact).abs() <= (mpr - exact).abs() + 1e-3 * size,
             "fallback {fallback}, MPR {mpr}, exact {exact}"
         );
+        // Among the scored axes is EPA's, optimal on polytopes: a deep
+        // pair's depth is exact, not merely no worse than MPR's.
+        if fallback != mpr {
+            assert!(
+                (fallback - exact).abs() <= slack,
+                "fallback {fallback}, exact {exact}"
+            );
+        }
 
         // The pipeline: its deepest contact is the fallback's depth (less
         // the slop within which a patch point stands for the first
