@@ -52,7 +52,7 @@ mod support;
 
 pub use aabb::Aabb;
 pub use error::ShapeError;
-pub use math::{closest_segment_points, Iso3, Mat3, Quat, QuatError, Vec3};
+pub use math::{closest_segment_points, core_normal, Iso3, Mat3, Quat, QuatError, Vec3};
 pub use pair::{IdentityPair, MinkowskiDiff, Pair, SupportPoint};
 pub use real::{MaybeDefmt, Real};
 pub use shapes::capsule::{Capsule, CapsuleDistance};

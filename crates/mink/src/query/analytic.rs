@@ -5,10 +5,12 @@
 use super::generic::Generic;
 use super::table::PairAlgorithm;
 use super::{Algorithm, Method, Overlap, Proximity, Side, Status};
-use mink_support::{Capsule, Cuboid, Iso3, Real, Sphere, Vec3};
+use mink_support::{core_normal, Capsule, Cuboid, Iso3, Real, Sphere, Vec3};
 
 /// A shape that is a segment (possibly of zero length) swept by a radius.
 pub(crate) trait SweptCore<R: Real> {
+    /// `true` when the core is a point (both ends the same).
+    const POINT: bool;
     /// The core segment's ends in the world, for the shape at `pose`.
     fn world_core(&self, pose: &Iso3<R>) -> (Vec3<R>, Vec3<R>);
     /// The sweep radius (meters).
@@ -16,6 +18,7 @@ pub(crate) trait SweptCore<R: Real> {
 }
 
 impl<R: Real> SweptCore<R> for Sphere<R> {
+    const POINT: bool = true;
     #[inline(always)]
     fn world_core(&self, pose: &Iso3<R>) -> (Vec3<R>, Vec3<R>) {
         (pose.translation, pose.translation)
@@ -27,6 +30,7 @@ impl<R: Real> SweptCore<R> for Sphere<R> {
 }
 
 impl<R: Real> SweptCore<R> for Capsule<R> {
+    const POINT: bool = false;
     #[inline(always)]
     fn world_core(&self, pose: &Iso3<R>) -> (Vec3<R>, Vec3<R>) {
         let (p, q) = self.segment_ends();
@@ -42,20 +46,19 @@ impl<R: Real> SweptCore<R> for Capsule<R> {
 /// (`mink-support` owns the routine).
 pub(crate) use mink_support::closest_segment_points;
 
-/// The answer for two cores whose closest points are `ca` (on A) and `cb`
-/// (on B), swept by `ra` and `rb`. When the cores touch, `fallback` (unit)
-/// is the normal: the depth is then `ra + rb` along any direction
-/// perpendicular to both cores.
+/// The answer for two cores `a` and `b` whose closest points are `ca` (on
+/// A) and `cb` (on B), swept by `ra` and `rb` (the normal of
+/// [`core_normal`]: the depth of touching cores is `ra + rb`).
+#[inline(always)]
 fn swept_answer<R: Real>(
-    ca: Vec3<R>,
-    cb: Vec3<R>,
+    (ca, cb): (Vec3<R>, Vec3<R>),
+    a: (Vec3<R>, Vec3<R>),
+    b: (Vec3<R>, Vec3<R>),
     ra: R,
     rb: R,
-    fallback: Vec3<R>,
 ) -> Proximity<R> {
-    let delta = cb - ca;
-    let normal = delta.try_normalize().unwrap_or(fallback);
-    let gap = delta.dot(normal);
+    let normal = core_normal(ca, cb, a, b);
+    let gap = (cb - ca).dot(normal);
     Proximity {
         distance: gap - ra - rb,
         p_a: ca + normal * ra,
@@ -73,6 +76,7 @@ fn swept_answer<R: Real>(
 pub(crate) struct SweptCores;
 
 impl SweptCores {
+    #[inline(always)]
     fn answer<R: Real, A: SweptCore<R>, B: SweptCore<R>>(
         a: &A,
         sa: &Side<R>,
@@ -81,30 +85,17 @@ impl SweptCores {
     ) -> Proximity<R> {
         let (p0, p1) = a.world_core(&sa.pose);
         let (q0, q1) = b.world_core(&sb.pose);
-        let (ca, cb) = closest_segment_points(p0, p1, q0, q1);
-        // Touching cores: the normal is perpendicular to both (to the one
-        // with a length when the other is a point), oriented from A's
-        // centre towards B's.
-        let (d1, d2) = (p1 - p0, q1 - q0);
-        let towards_b = (q0 + q1 - p0 - p1) * R::HALF;
-        let fallback = d1
-            .cross(d2)
-            .try_normalize()
-            .or_else(|| d1.try_normalize().map(|d| d.any_orthonormal()))
-            .or_else(|| d2.try_normalize().map(|d| d.any_orthonormal()))
-            .or_else(|| towards_b.try_normalize())
-            .unwrap_or(Vec3::X);
-        let fallback = if fallback.dot(towards_b) < R::ZERO {
-            -fallback
+        let closest = if A::POINT && B::POINT {
+            (p0, q0)
         } else {
-            fallback
+            closest_segment_points(p0, p1, q0, q1)
         };
         swept_answer(
-            ca,
-            cb,
+            closest,
+            (p0, p1),
+            (q0, q1),
             a.radius() + sa.margin,
             b.radius() + sb.margin,
-            fallback,
         )
     }
 }

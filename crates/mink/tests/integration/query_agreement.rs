@@ -168,6 +168,59 @@ fn mirrored_pairs_flip_the_normal<R: Real>() {
 
 for_each_real!(mirror_symmetry, mirrored_pairs_flip_the_normal);
 
+/// Cores that touch leave the closed form no direction between closest
+/// points: the depth is still the sum of the radii, along a unit normal
+/// perpendicular to both cores and oriented from A's centre towards B's.
+fn touching_cores_give_the_sum_of_the_radii<R: Real>() {
+    let lit = |x: f64| R::lit(x);
+    let tol = distance_tolerance::<R>();
+    let ball: Shape<'_, R> = Sphere::new(lit(0.3)).unwrap().into();
+    let small: Shape<'_, R> = Sphere::new(lit(0.2)).unwrap().into();
+    let rod: Shape<'_, R> = Capsule::new(lit(0.1), lit(0.5)).unwrap().into();
+    let at = |x: f64, y: f64, z: f64| Iso3::from_translation(Vec3::new(lit(x), lit(y), lit(z)));
+    let across = Iso3::from_parts(
+        mink::support::Mat3::from_axis_angle(Vec3::new(R::ONE, R::ZERO, R::ZERO), lit(1.0)),
+        Vec3::new(lit(0.0), lit(0.0), lit(0.1)),
+    );
+    // (A, pose A, B, pose B, depth)
+    type Case<'s, R> = (&'s Shape<'s, R>, Iso3<R>, &'s Shape<'s, R>, Iso3<R>, f64);
+    let cases: [Case<'_, R>; 4] = [
+        (&ball, at(1.0, 2.0, 3.0), &small, at(1.0, 2.0, 3.0), 0.5),
+        (&small, at(0.0, 0.0, 0.2), &rod, Iso3::IDENTITY, 0.3),
+        (&rod, Iso3::IDENTITY, &rod, across, 0.2),
+        (&rod, at(0.0, 0.0, 0.0), &rod, at(0.0, 0.0, 0.3), 0.2),
+    ];
+    for (i, (sa, pa, sb, pb, depth)) in cases.into_iter().enumerate() {
+        let (a, b) = (Body::new(sa, pa), Body::new(sb, pb));
+        for p in [
+            distance(&a, &b, Method::Auto),
+            penetration(&a, &b, Method::Auto),
+        ] {
+            assert_eq!(p.status, Status::Exact, "case {i}");
+            assert!(
+                (p.distance + lit(depth)).abs() < tol,
+                "case {i}: {}",
+                p.distance
+            );
+            assert!((p.normal.norm() - R::ONE).abs() < tol, "case {i}");
+            let axis_a = pa.transform_vector(Vec3::new(R::ZERO, R::ZERO, R::ONE));
+            let axis_b = pb.transform_vector(Vec3::new(R::ZERO, R::ZERO, R::ONE));
+            if !matches!(sa, Shape::Sphere(_)) {
+                assert!(p.normal.dot(axis_a).abs() < tol, "case {i}: {:?}", p.normal);
+            }
+            if !matches!(sb, Shape::Sphere(_)) {
+                assert!(p.normal.dot(axis_b).abs() < tol, "case {i}: {:?}", p.normal);
+            }
+            // The witnesses are the cores' common point pushed out by
+            // each radius along the normal.
+            let gap = (p.p_b - p.p_a).dot(p.normal);
+            assert!((gap + lit(depth)).abs() < tol, "case {i}: {gap:?}");
+        }
+    }
+}
+
+for_each_real!(touching_cores, touching_cores_give_the_sum_of_the_radii);
+
 fn bad_input_is_reported<R: Real>() {
     let ball: Shape<'_, R> = Sphere::new(R::ONE).unwrap().into();
     let cube: Shape<'_, R> = Cuboid::new(Vec3::splat(R::ONE)).unwrap().into();

@@ -77,3 +77,86 @@ pub fn closest_segment_points<R: Real>(
     };
     (p0 + d1 * s, q0 + d2 * t)
 }
+
+/// The unit normal, from core A towards core B, of two segments `a` and
+/// `b` (ends, any common frame, meters; a point is a segment of zero
+/// length) whose closest points are `ca` (on A) and `cb` (on B), as
+/// [`closest_segment_points`] gives them: the direction from `ca` to `cb`.
+///
+/// When the cores touch or cross (`ca` and `cb` within 64 ulps of the
+/// largest end coordinate of each other, the rounding of the closest-point
+/// routine), that offset has no direction of its own: the normal is then
+/// perpendicular to both cores (to the one with a length when the other is
+/// a point), turned towards B's centre; for two coincident points it is
+/// the direction from A's centre to B's, or `+x` when those coincide too.
+/// With the cores swept by radii (capsules, spheres), the depth along it
+/// is the sum of the radii.
+///
+/// Non-finite inputs give an unspecified (possibly non-finite) vector;
+/// never panics.
+#[inline]
+pub fn core_normal<R: Real>(
+    ca: Vec3<R>,
+    cb: Vec3<R>,
+    a: (Vec3<R>, Vec3<R>),
+    b: (Vec3<R>, Vec3<R>),
+) -> Vec3<R> {
+    let delta = cb - ca;
+    let size =
+        a.0.abs()
+            .max(a.1.abs())
+            .max(b.0.abs())
+            .max(b.1.abs())
+            .max_element();
+    let noise = R::lit(TOUCH_ULPS) * R::EPSILON * size;
+    match delta.try_normalize() {
+        Some(n) if delta.max_abs() > noise => n,
+        _ => touching_normal(a.1 - a.0, b.1 - b.0, (b.0 + b.1 - a.0 - a.1) * R::HALF),
+    }
+}
+
+/// Closest core points nearer than `TOUCH_ULPS · ε · s` (`s` the largest
+/// coordinate of the four core ends, meters) count as touching: their
+/// offset is the rounding noise of computing them, not a direction. 64
+/// ulps covers the dozen operations of the closest-point routine with a
+/// margin, in `f32` and `f64` alike.
+const TOUCH_ULPS: f64 = 64.0;
+
+/// The normal of two cores that touch (closest points equal):
+/// unit, perpendicular to both core directions `d1` and `d2` when they are
+/// not parallel, else to the one with a length, else along `towards_b`
+/// (A's centre to B's), else `+x`; turned so that it does not point away
+/// from `towards_b`. Rare, so written for size: one normalization in a
+/// loop over the candidates.
+#[cold]
+#[inline(never)]
+fn touching_normal<R: Real>(d1: Vec3<R>, d2: Vec3<R>, towards_b: Vec3<R>) -> Vec3<R> {
+    // A vector perpendicular to `d`, zero only when `d` is: `d` crossed
+    // with the axis it is least aligned with.
+    let perpendicular = |d: Vec3<R>| {
+        let a = d.abs();
+        let axis = if a.x <= a.y && a.x <= a.z {
+            Vec3::X
+        } else if a.y <= a.z {
+            Vec3::Y
+        } else {
+            Vec3::Z
+        };
+        d.cross(axis)
+    };
+    let candidates = [
+        d1.cross(d2),
+        perpendicular(d1),
+        perpendicular(d2),
+        towards_b,
+    ];
+    let n = candidates
+        .iter()
+        .find_map(|c| c.try_normalize())
+        .unwrap_or(Vec3::X);
+    if n.dot(towards_b) < R::ZERO {
+        -n
+    } else {
+        n
+    }
+}

@@ -10,7 +10,7 @@ mod mat3;
 mod quat;
 mod vec3;
 
-pub use closest_segments::closest_segment_points;
+pub use closest_segments::{closest_segment_points, core_normal};
 pub use iso3::Iso3;
 pub use mat3::Mat3;
 pub use quat::{Quat, QuatError};

@@ -1,7 +1,7 @@
 //! A capsule: a segment core along the local z axis, swept by its radius.
 
 use crate::error::{non_negative, positive};
-use crate::math::closest_segment_points;
+use crate::math::{closest_segment_points, core_normal};
 use crate::shapes::segment::segment_support_set;
 use crate::{Aabb, CapacityError, Iso3, Real, ShapeError, Support, SupportSet, Vec3};
 
@@ -89,19 +89,7 @@ impl<R: Real> Capsule<R> {
         let (q0, q1) = b.world_segment(pose_b);
         let (ca, cb) = closest_segment_points(p0, p1, q0, q1);
         let delta = cb - ca;
-        // Closest points within rounding of each other: the cores touch,
-        // and `delta` is noise with no direction of its own.
-        let size = p0
-            .abs()
-            .max(p1.abs())
-            .max(q0.abs())
-            .max(q1.abs())
-            .max_element();
-        let noise = R::lit(TOUCH_ULPS) * R::EPSILON * size;
-        let normal = match delta.try_normalize() {
-            Some(n) if delta.max_abs() > noise => n,
-            _ => touching_normal(p1 - p0, q1 - q0, pose_b.translation - pose_a.translation),
-        };
+        let normal = core_normal(ca, cb, (p0, p1), (q0, q1));
         let (ra, rb) = (self.radius, b.radius);
         let answer = CapsuleDistance {
             distance: delta.dot(normal) - ra - rb,
@@ -114,52 +102,6 @@ impl<R: Real> Capsule<R> {
             && answer.p_a.is_finite()
             && answer.p_b.is_finite();
         finite.then_some(answer)
-    }
-}
-
-/// Closest core points nearer than `TOUCH_ULPS · ε · s` (`s` the largest
-/// coordinate of the four core ends, meters) count as touching: their
-/// offset is the rounding noise of computing them, not a direction. 64
-/// ulps covers the dozen operations of the closest-point routine with a
-/// margin, in `f32` and `f64` alike.
-const TOUCH_ULPS: f64 = 64.0;
-
-/// The normal of two capsules whose cores touch (closest points equal):
-/// unit, perpendicular to both core directions `d1` and `d2` when they are
-/// not parallel, else to the one with a length, else along `towards_b`
-/// (A's centre to B's), else `+x`; turned so that it does not point away
-/// from `towards_b`. Rare, so written for size: one normalization in a
-/// loop over the candidates.
-#[cold]
-#[inline(never)]
-fn touching_normal<R: Real>(d1: Vec3<R>, d2: Vec3<R>, towards_b: Vec3<R>) -> Vec3<R> {
-    // A vector perpendicular to `d`, zero only when `d` is: `d` crossed
-    // with the axis it is least aligned with.
-    let perpendicular = |d: Vec3<R>| {
-        let a = d.abs();
-        let axis = if a.x <= a.y && a.x <= a.z {
-            Vec3::X
-        } else if a.y <= a.z {
-            Vec3::Y
-        } else {
-            Vec3::Z
-        };
-        d.cross(axis)
-    };
-    let candidates = [
-        d1.cross(d2),
-        perpendicular(d1),
-        perpendicular(d2),
-        towards_b,
-    ];
-    let n = candidates
-        .iter()
-        .find_map(|c| c.try_normalize())
-        .unwrap_or(Vec3::X);
-    if n.dot(towards_b) < R::ZERO {
-        -n
-    } else {
-        n
     }
 }
 
