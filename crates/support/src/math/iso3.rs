@@ -120,7 +120,7 @@ impl<R: Real> Iso3<R> {
     /// `true` when rotation and translation are finite.
     #[inline]
     pub fn is_finite(&self) -> bool {
-        self.rotation.is_finite() && self.translation.is_finite()
+        self.rotation.finite_probe() + self.translation.finite_probe() == R::ZERO
     }
 
     /// `true` when this is exactly the identity pose.
@@ -133,5 +133,43 @@ impl<R: Real> Iso3<R> {
     #[inline]
     pub fn cast<S: Real>(&self) -> Iso3<S> {
         Iso3::from_parts(self.rotation.cast(), self.translation.cast())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The branch-free checks against `f64::is_finite` entry by entry, for
+    /// every special value in every slot.
+    #[test]
+    fn finiteness_matches_every_entry() {
+        let specials = [
+            0.0,
+            -0.0,
+            1.5,
+            -f64::MAX,
+            f64::MAX,
+            f64::MIN_POSITIVE / 4.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ];
+        for slot in 0..12 {
+            for &x in &specials {
+                let mut e = [0.25_f64; 12];
+                e[slot] = x;
+                let col = |i: usize| Vec3::new(e[i], e[i + 1], e[i + 2]);
+                let pose = Iso3::from_parts(Mat3::from_cols(col(0), col(3), col(6)), col(9));
+                let expected = x.is_finite();
+                assert_eq!(pose.is_finite(), expected, "slot {slot}, {x}");
+                assert_eq!(pose.rotation.is_finite(), expected || slot >= 9);
+                assert_eq!(col(slot / 3 * 3).is_finite(), expected);
+            }
+        }
+        // Finite entries whose sum would overflow are still finite.
+        let big = Vec3::splat(f64::MAX);
+        assert!(Iso3::from_parts(Mat3::from_cols(big, big, big), big).is_finite());
+        assert!(Vec3::splat(f32::MAX).is_finite());
     }
 }

@@ -117,7 +117,14 @@ impl<R: Real> Mat3<R> {
     /// `true` when all entries are finite.
     #[inline]
     pub fn is_finite(&self) -> bool {
-        self.x_axis.is_finite() && self.y_axis.is_finite() && self.z_axis.is_finite()
+        self.finite_probe() == R::ZERO
+    }
+
+    /// `±0` when every entry is finite, NaN otherwise (see
+    /// `Vec3::finite_probe`).
+    #[inline(always)]
+    pub(crate) fn finite_probe(&self) -> R {
+        self.x_axis.finite_probe() + self.y_axis.finite_probe() + self.z_axis.finite_probe()
     }
 
     /// A rotation by `angle` radians about the unit `axis` (Rodrigues).

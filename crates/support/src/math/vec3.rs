@@ -161,7 +161,17 @@ impl<R: Real> Vec3<R> {
     /// `true` when all components are finite.
     #[inline(always)]
     pub fn is_finite(self) -> bool {
-        self.x.finite() && self.y.finite() && self.z.finite()
+        self.finite_probe() == R::ZERO
+    }
+
+    /// `±0` when every component is finite, NaN otherwise: the sum of the
+    /// components times zero (a finite number times zero is a zero; an
+    /// infinity or a NaN times zero is NaN). Branch-free, and sums of
+    /// probes test many vectors with one comparison
+    /// ([`Mat3::is_finite`](crate::Mat3::is_finite)).
+    #[inline(always)]
+    pub(crate) fn finite_probe(self) -> R {
+        self.x * R::ZERO + self.y * R::ZERO + self.z * R::ZERO
     }
 
     /// Linear interpolation: `self` at `t = 0`, `o` at `t = 1`.
