@@ -2,23 +2,26 @@
 //!
 //! 1. puts `memory.x` where the linker finds it;
 //! 2. builds the 32-vertex hull (from points on an ellipsoid, rounded to
-//!    `f32`) and its support field, and bakes them as `f32` statics;
-//! 3. computes the pair queries' poses and the arm's joint cosines and
-//!    sines in `f64` (the only trigonometry: the device links none), and
-//!    bakes them rounded to `f32`;
+//!    `f32`) and its support field, and bakes the hull's vertices (`f32`)
+//!    and the field's cells (a byte each), all the device reads of them;
+//! 3. computes the pair queries' distinct poses and the arm's joint
+//!    cosines and sines in `f64` (the only trigonometry: the device links
+//!    none), and bakes them rounded to `f32`;
 //! 4. runs every query of `src/scene.rs` in `f64` on the same inputs (the
 //!    same hull points, the same `f32` poses and joints, widened) and bakes
 //!    the answers as the constants the firmware checks itself against.
 //!
 //! Everything goes to `$OUT_DIR/baked.rs`, included by `src/main.rs`.
 
+#[path = "src/cells.rs"]
+mod cells;
 #[path = "src/scene.rs"]
 #[allow(dead_code)]
 mod scene;
-#[path = "src/shape.rs"]
-mod shape;
 
-use mink_field::{CompactCells, FieldView, SupportField};
+use cells::ByteCells;
+use mink_field::{FieldView, SupportField};
+use mink_firmware_queries::vertex_hull;
 use mink_support::{ConvexHull, HullView, Iso3, Mat3, Vec3};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -33,7 +36,7 @@ fn main() {
     println!("cargo:rustc-link-arg-bins=-Tlink.x");
     println!("cargo:rerun-if-changed=memory.x");
     println!("cargo:rerun-if-changed=src/scene.rs");
-    println!("cargo:rerun-if-changed=src/shape.rs");
+    println!("cargo:rerun-if-changed=src/cells.rs");
     println!("cargo:rerun-if-changed=build.rs");
 
     // The hull: a Fibonacci lattice on an ellipsoid (semi-axes 0.5, 0.4,
@@ -58,19 +61,15 @@ fn main() {
         SupportField::build_serial(hull32.view().vertices(), scene::FIELD_RES).expect("field f32");
     let field64 =
         SupportField::build_serial(hull64.view().vertices(), scene::FIELD_RES).expect("field f64");
-    let indices64: Vec<u16> = field64.indices().iter().map(|&i| i as u16).collect();
+    let indices64: Vec<u8> = field64.indices().iter().map(|&i| byte(i)).collect();
     // The poses in f64, rounded to f32 (baked), widened back for the host.
-    let poses32: Vec<[Iso3<f32>; 2]> = scene::POSES
-        .iter()
-        .map(|pair| pair.map(|p| pose(p).cast::<f32>()))
-        .collect();
-    let poses64: [[Iso3<f64>; 2]; scene::PAIR_QUERIES] =
-        core::array::from_fn(|k| poses32[k].map(|p| p.cast()));
+    let poses32: [Iso3<f32>; scene::POSE_COUNT] = scene::POSES.map(|p| pose(p).cast::<f32>());
+    let poses64: [Iso3<f64>; scene::POSE_COUNT] = poses32.map(|p| p.cast());
     let scene64 = scene::Scene {
-        hull: hull64.view(),
+        hull: vertex_hull(hull64.view().vertices()),
         field: FieldView::new(
             scene::FIELD_RES,
-            CompactCells::new(&indices64, hull64.view().vertices()).expect("compact cells"),
+            ByteCells::new(&indices64, hull64.view().vertices()).expect("byte cells"),
         )
         .expect("field view"),
         poses: &poses64,
@@ -80,10 +79,14 @@ fn main() {
     s.push_str("// Baked by build.rs: the 32-vertex hull and its support field in f32,\n");
     s.push_str("// and the expected answers computed on the host in f64. Do not edit.\n\n");
     bake_hull(&mut s, &hull32.view());
-    let indices: Vec<String> = field32.indices().iter().map(|i| i.to_string()).collect();
+    let indices: Vec<String> = field32
+        .indices()
+        .iter()
+        .map(|&i| byte(i).to_string())
+        .collect();
     let _ = writeln!(
         s,
-        "/// The hull's support field: a vertex index per cell.\npub static FIELD_INDICES: [u16; {}] = [{}];\n",
+        "/// The hull's support field: a vertex index per cell.\npub static FIELD_INDICES: [u8; {}] = [{}];\n",
         indices.len(),
         indices.join(", ")
     );
@@ -162,8 +165,8 @@ fn pose((axis, angle, t): scene::PoseSpec) -> Iso3<f64> {
     )
 }
 
-/// Writes the pair queries' poses as `QUERY_POSES`.
-fn bake_poses(s: &mut String, poses: &[[Iso3<f32>; 2]]) {
+/// Writes the pair queries' distinct poses as `QUERY_POSES`.
+fn bake_poses(s: &mut String, poses: &[Iso3<f32>]) {
     let v3 = |v: Vec3<f32>| format!("Vec3::new({:?}, {:?}, {:?})", v.x, v.y, v.z);
     let iso = |p: &Iso3<f32>| {
         format!(
@@ -174,16 +177,19 @@ fn bake_poses(s: &mut String, poses: &[[Iso3<f32>; 2]]) {
             v3(p.translation)
         )
     };
-    let list: Vec<String> = poses
-        .iter()
-        .map(|[a, b]| format!("[{}, {}]", iso(a), iso(b)))
-        .collect();
+    let list: Vec<String> = poses.iter().map(iso).collect();
     let _ = writeln!(
         s,
-        "/// Poses of each pair query's shapes (f64, rounded to f32).\npub static QUERY_POSES: [[Iso3<f32>; 2]; {}] = [{}];\n",
+        "/// The pair queries' distinct poses (f64, rounded to f32), indexed by\n\
+         /// `scene::PairQuery::poses`.\npub static QUERY_POSES: [Iso3<f32>; {}] = [{}];\n",
         poses.len(),
         list.join(",\n    ")
     );
+}
+
+/// A field's vertex index as a byte (the hull has 32 vertices).
+fn byte(i: u32) -> u8 {
+    u8::try_from(i).expect("a vertex index of the 32-vertex hull fits a byte")
 }
 
 /// `x` as an `f32` literal that reads back exactly.
@@ -196,79 +202,16 @@ fn f32_lit(x: f64) -> String {
     }
 }
 
-/// Writes the hull's arrays as statics and `HULL: HullArrays<'static, f32>`.
+/// Writes the hull's vertices as `HULL_VERTICES`: all the device reads
+/// of the hull (see `mink_firmware_queries::vertex_hull`).
 fn bake_hull(s: &mut String, hull: &HullView<'_, f32>) {
-    let a = hull.arrays();
-    let v3 = |v: Vec3<f32>| format!("Vec3::new({:?}, {:?}, {:?})", v.x, v.y, v.z);
-    let list = |items: Vec<String>| items.join(", ");
-    let ints = |xs: &[u16]| list(xs.iter().map(|x| x.to_string()).collect());
+    let v3 = |v: &Vec3<f32>| format!("Vec3::new({:?}, {:?}, {:?})", v.x, v.y, v.z);
+    let vertices = hull.vertices();
     let _ = writeln!(
         s,
-        "static HULL_VERTICES: [Vec3<f32>; {}] = [{}];",
-        a.vertices.len(),
-        list(a.vertices.iter().map(|&v| v3(v)).collect())
-    );
-    let _ = writeln!(
-        s,
-        "static HULL_PLANES: [FacePlane<f32>; {}] = [{}];",
-        a.planes.len(),
-        list(
-            a.planes
-                .iter()
-                .map(|p| format!(
-                    "FacePlane {{ normal: {}, offset: {:?} }}",
-                    v3(p.normal),
-                    p.offset
-                ))
-                .collect()
-        )
-    );
-    let _ = writeln!(
-        s,
-        "static HULL_FACE_STARTS: [u16; {}] = [{}];",
-        a.face_starts.len(),
-        ints(a.face_starts)
-    );
-    let _ = writeln!(
-        s,
-        "static HULL_FACE_VERTICES: [u16; {}] = [{}];",
-        a.face_vertices.len(),
-        ints(a.face_vertices)
-    );
-    let _ = writeln!(
-        s,
-        "static HULL_EDGES: [HullEdge; {}] = [{}];",
-        a.edges.len(),
-        list(
-            a.edges
-                .iter()
-                .map(|e| format!(
-                    "HullEdge {{ vertices: [{}, {}], faces: [{}, {}] }}",
-                    e.vertices[0], e.vertices[1], e.faces[0], e.faces[1]
-                ))
-                .collect()
-        )
-    );
-    let _ = writeln!(
-        s,
-        "static HULL_NEIGHBOR_STARTS: [u16; {}] = [{}];",
-        a.neighbor_starts.len(),
-        ints(a.neighbor_starts)
-    );
-    let _ = writeln!(
-        s,
-        "static HULL_NEIGHBORS: [u16; {}] = [{}];",
-        a.neighbors.len(),
-        ints(a.neighbors)
-    );
-    let _ = writeln!(
-        s,
-        "/// The 32-vertex hull, built on the host from the f32 points.\n\
-         pub static HULL: HullArrays<'static, f32> = HullArrays {{\n    \
-         vertices: &HULL_VERTICES,\n    planes: &HULL_PLANES,\n    \
-         face_starts: &HULL_FACE_STARTS,\n    face_vertices: &HULL_FACE_VERTICES,\n    \
-         edges: &HULL_EDGES,\n    neighbor_starts: &HULL_NEIGHBOR_STARTS,\n    \
-         neighbors: &HULL_NEIGHBORS,\n    tolerance: {:?},\n}};\n",
-        a.tolerance
+        "/// The 32-vertex hull's vertices, built on the host from the f32 points.\n\
+         pub static HULL_VERTICES: [Vec3<f32>; {}] = [{}];\n",
+        vertices.len(),
+        vertices.iter().map(v3).collect::<Vec<_>>().join(", ")
     );
 }

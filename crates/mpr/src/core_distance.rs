@@ -46,6 +46,13 @@ pub(crate) enum CoreDistance<R> {
 ///
 /// With `early`, stops as soon as the verdict against the radius `r` is
 /// certain (the boolean query).
+///
+/// Out of line: it runs once per query, before MPR, so the call costs
+/// nothing, while inlined into [`penetration`](crate::penetration) its
+/// frame (the simplex and its scratch, about 500 bytes in `f32` on a
+/// Cortex-M4F) would add to the stack of MPR's deepest call path, or not,
+/// by the compiler's inlining heuristics.
+#[inline(never)]
 pub(crate) fn core_distance<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     inf: &mut Inflated<'_, '_, R, A, B, I>,
     start: SupportPoint<R>,

@@ -105,4 +105,21 @@ impl<'p, 's, R: Real, A: Support<R>, B: Support<R>, const I: bool> Inflated<'p, 
     pub fn witnesses(&self, v: &Vertex<R>) -> (Vec3<R>, Vec3<R>) {
         (v.core.a + v.u * self.r_a, v.core.b - v.u * self.r_b)
     }
+
+    /// The witnesses on A and B (A's frame) of the point with barycentric
+    /// coordinates `l` on the triangle of vertices `v`: each shape's
+    /// witnesses of the three vertices, weighted by `l`.
+    ///
+    /// Out of line: a pass's answer and a certified face's answer share
+    /// it, and it runs once per answer, not per iteration.
+    #[inline(never)]
+    pub fn mixed_witnesses(&self, v: [&Vertex<R>; 3], l: [R; 3]) -> (Vec3<R>, Vec3<R>) {
+        let (a1, b1) = self.witnesses(v[0]);
+        let (a2, b2) = self.witnesses(v[1]);
+        let (a3, b3) = self.witnesses(v[2]);
+        (
+            a1 * l[0] + a2 * l[1] + a3 * l[2],
+            b1 * l[0] + b2 * l[1] + b3 * l[2],
+        )
+    }
 }

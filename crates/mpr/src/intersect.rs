@@ -17,15 +17,14 @@ use mink_support::{MinkowskiDiff, Real, Support, Vec3};
 pub fn intersect<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     pair: &mut MinkowskiDiff<'_, R, A, B, I>,
 ) -> Intersection {
-    if !crate::inputs_finite(pair) {
+    let Some(interior) = crate::finite_interior(pair) else {
         return Intersection {
             overlapping: false,
             status: MprStatus::NonFinite,
             iterations: 0,
         };
-    }
+    };
     let mut inf = Inflated::new(pair);
-    let interior = inf.pair.interior_point();
     let mut iterations = 0;
     if inf.r_a + inf.r_b > R::ZERO {
         // Inflated shapes: the cores' distance decides, unless the cores

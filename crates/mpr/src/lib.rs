@@ -155,16 +155,19 @@ pub use result::{
     Intersection, MprSettings, MprStatus, Penetration, DEFAULT_CERTIFY_STEPS, DEFAULT_RESEED_PASSES,
 };
 
-use mink_support::{MinkowskiDiff, Real, Support};
+use mink_support::{MinkowskiDiff, Real, Support, SupportPoint};
 
-/// `true` when the pair's relative pose, interior point and inflation are
-/// finite (the shapes' constructors already validated their sizes).
-fn inputs_finite<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
+/// The pair's interior point (A's frame), or `None` when the relative
+/// pose, the interior point or the inflation is not finite (the shapes'
+/// constructors already validated their sizes). Both queries start from
+/// this point, so they compute it once, here.
+fn finite_interior<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     pair: &MinkowskiDiff<'_, R, A, B, I>,
-) -> bool {
+) -> Option<SupportPoint<R>> {
     let r = pair.inflation();
-    (I || pair.pose_ab.is_finite())
-        && pair.interior_point().w.is_finite()
-        && r.finite()
-        && r >= R::ZERO
+    if !(I || pair.pose_ab.is_finite()) {
+        return None;
+    }
+    let interior = pair.interior_point();
+    (interior.w.is_finite() && r.finite() && r >= R::ZERO).then_some(interior)
 }

@@ -47,11 +47,13 @@ pub fn penetration_with<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     pose_a: &Iso3<R>,
     settings: &MprSettings,
 ) -> Penetration<R> {
-    if !pose_a.is_finite() || !crate::inputs_finite(pair) {
+    if !pose_a.is_finite() {
         return Penetration::empty(MprStatus::NonFinite);
     }
+    let Some(interior) = crate::finite_interior(pair) else {
+        return Penetration::empty(MprStatus::NonFinite);
+    };
     let mut inf = Inflated::new(pair);
-    let interior = inf.pair.interior_point();
     if inf.r_a + inf.r_b > R::ZERO && settings.exact_inflated {
         let (found, iterations) = core_distance(&mut inf, interior, false);
         match found {
@@ -294,14 +296,12 @@ fn candidate<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     let along =
         n.cross(pass.dir).norm() <= self_consistency_sine::<R>() && n.dot(pass.dir) > R::ZERO;
     let (_, l) = closest_to_origin(w1, w2, w3);
-    let (a1, b1) = inf.witnesses(&v1);
-    let (a2, b2) = inf.witnesses(&v2);
-    let (a3, b3) = inf.witnesses(&v3);
+    let (p_a, p_b) = inf.mixed_witnesses([&v1, &v2, &v3], l);
     Candidate {
         depth: n.dot(v4.w + t),
         normal: n,
-        p_a: a1 * l[0] + a2 * l[1] + a3 * l[2],
-        p_b: b1 * l[0] + b2 * l[1] + b3 * l[2],
+        p_a,
+        p_b,
         consistent: foot_inside || along,
         capped,
     }

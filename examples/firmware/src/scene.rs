@@ -3,7 +3,8 @@
 //! This file is compiled twice: into the firmware (`f32`, on the device) and
 //! into `build.rs` (`f64`, on the host), which runs the very same query code
 //! to produce the expected answers the firmware checks itself against. It
-//! needs only `core`, the mink crates and `shape.rs`.
+//! needs only `core`, the mink crates, the firmware's queries crate
+//! (`queries/`) and `cells.rs`.
 //!
 //! Both scalars start from the very same inputs: sizes are `f32` literals,
 //! and the poses (and the arm's joint sines and cosines) are computed by
@@ -12,13 +13,14 @@
 //! difference between the scalars is the queries' own rounding.
 //!
 //! Every GJK and MPR query takes its two shapes as [`FwShape`]s, so each
-//! algorithm is compiled once for all the pairs (see `shape.rs`); the arm's
-//! capsule pairs take the closed form instead
-//! ([`Capsule::distance_to_capsule`]).
+//! algorithm is compiled once for all the pairs, in the queries crate (see
+//! `queries/src/shape.rs` and `queries/src/lib.rs`); the arm's capsule
+//! pairs take the closed form instead ([`Capsule::distance_to_capsule`]).
 
-use crate::shape::FwShape;
-use mink_field::{CompactCells, FieldView};
-use mink_support::{Capsule, Cuboid, HullView, Iso3, Mat3, Pair, Real, Sphere, Vec3};
+use crate::cells::ByteCells;
+use mink_field::FieldView;
+use mink_firmware_queries::{Algorithm, FwShape, PairQueries};
+use mink_support::{Capsule, Cuboid, HullView, Iso3, Mat3, Real, Sphere, Vec3};
 
 /// Number of arm links (the arm of `crates/mink/examples/robot_arm.rs`).
 pub const LINKS: usize = 7;
@@ -54,19 +56,6 @@ pub enum Kind {
     Boolean,
 }
 
-/// The algorithm of a pair query.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Algorithm {
-    /// GJK signed distance (meters).
-    GjkDistance,
-    /// GJK boolean intersection (1 or 0).
-    GjkIntersect,
-    /// MPR penetration depth of overlapping shapes (meters).
-    MprPenetration,
-    /// MPR boolean intersection (1 or 0).
-    MprIntersect,
-}
-
 /// A shape of a pair query, from `f32` literals (meters).
 #[derive(Clone, Copy, Debug)]
 pub enum ShapeSpec {
@@ -80,24 +69,35 @@ pub enum ShapeSpec {
     Hull,
 }
 
-/// A pair query: its name in the report, its algorithm and its two shapes
-/// (posed by [`POSES`], same index).
+/// A pair query: its algorithm, its two shapes and their poses. Its name
+/// in the report is the algorithm's ([`algorithm_name`]) followed by
+/// `shapes_name`: the shape names are stored once per pair of shapes, not
+/// once per query.
 #[derive(Clone, Copy, Debug)]
 pub struct PairQuery {
-    /// Name in the report.
-    pub name: &'static str,
     /// The algorithm.
     pub algorithm: Algorithm,
+    /// The shapes' part of the report name (`" capsule-box"`).
+    pub shapes_name: &'static str,
     /// Shapes A and B.
     pub shapes: [ShapeSpec; 2],
+    /// The poses of A and B: indices into [`POSES`].
+    pub poses: [u8; 2],
 }
 
-/// Shorthand for the table below.
-const fn q(name: &'static str, algorithm: Algorithm, a: ShapeSpec, b: ShapeSpec) -> PairQuery {
+/// Shorthand for the table below: `poses` index [`POSES`] for A and B.
+const fn q(
+    algorithm: Algorithm,
+    shapes_name: &'static str,
+    a: ShapeSpec,
+    b: ShapeSpec,
+    poses: [u8; 2],
+) -> PairQuery {
     PairQuery {
-        name,
         algorithm,
+        shapes_name,
         shapes: [a, b],
+        poses,
     }
 }
 
@@ -107,46 +107,63 @@ use ShapeSpec::{Capsule as Cap, Cuboid as Box3, Hull, Sphere as Ball};
 /// Number of pair queries.
 pub const PAIR_QUERIES: usize = 13;
 
+/// [`PairQuery::shapes_name`] of the capsule–box queries.
+const CAPSULE_BOX: &str = " capsule-box";
+/// [`PairQuery::shapes_name`] of the sphere–hull queries.
+const SPHERE_HULL: &str = " sphere-hull";
+/// [`PairQuery::shapes_name`] of the capsule–hull queries.
+const CAPSULE_HULL: &str = " capsule-hull";
+/// [`PairQuery::shapes_name`] of the hull–hull queries.
+const HULL_HULL: &str = " hull-hull";
+
 /// The pair queries, in the order of [`answer`] (the field query is last).
 #[rustfmt::skip]
 pub const QUERIES: [PairQuery; PAIR_QUERIES] = [
-    q("gjk_distance capsule-box", GjkDistance, Cap(0.2, 0.5), Box3([0.4, 0.3, 0.25])),
-    q("gjk_distance sphere-hull", GjkDistance, Ball(0.3), Hull),
-    q("gjk_distance box-hull", GjkDistance, Box3([0.3, 0.2, 0.1]), Hull),
-    q("gjk_distance capsule-hull", GjkDistance, Cap(0.1, 0.4), Hull),
-    q("gjk_distance hull-hull", GjkDistance, Hull, Hull),
-    q("gjk_intersect capsule-box", GjkIntersect, Cap(0.2, 0.5), Box3([0.4, 0.3, 0.25])),
-    q("gjk_intersect sphere-hull", GjkIntersect, Ball(0.3), Hull),
-    q("gjk_intersect hull-hull", GjkIntersect, Hull, Hull),
-    q("mpr_penetration box-box", MprPenetration, Box3([0.5, 0.4, 0.3]), Box3([0.3, 0.3, 0.3])),
-    q("mpr_penetration sphere-box", MprPenetration, Ball(0.35), Box3([0.5, 0.4, 0.3])),
-    q("mpr_penetration capsule-hull", MprPenetration, Cap(0.1, 0.4), Hull),
-    q("mpr_penetration hull-hull", MprPenetration, Hull, Hull),
-    q("mpr_intersect sphere-hull", MprIntersect, Ball(0.3), Hull),
+    q(GjkDistance, CAPSULE_BOX, Cap(0.2, 0.5), Box3([0.4, 0.3, 0.25]), [0, 1]),
+    q(GjkDistance, SPHERE_HULL, Ball(0.3), Hull, [2, 3]),
+    q(GjkDistance, " box-hull", Box3([0.3, 0.2, 0.1]), Hull, [4, 5]),
+    q(GjkDistance, CAPSULE_HULL, Cap(0.1, 0.4), Hull, [6, 7]),
+    q(GjkDistance, HULL_HULL, Hull, Hull, [8, 9]),
+    q(GjkIntersect, CAPSULE_BOX, Cap(0.2, 0.5), Box3([0.4, 0.3, 0.25]), [0, 10]),
+    q(GjkIntersect, SPHERE_HULL, Ball(0.3), Hull, [2, 3]),
+    q(GjkIntersect, HULL_HULL, Hull, Hull, [8, 11]),
+    q(MprPenetration, " box-box", Box3([0.5, 0.4, 0.3]), Box3([0.3, 0.3, 0.3]), [7, 12]),
+    q(MprPenetration, " sphere-box", Ball(0.35), Box3([0.5, 0.4, 0.3]), [13, 14]),
+    q(MprPenetration, CAPSULE_HULL, Cap(0.1, 0.4), Hull, [15, 7]),
+    q(MprPenetration, HULL_HULL, Hull, Hull, [8, 11]),
+    q(MprIntersect, SPHERE_HULL, Ball(0.3), Hull, [2, 3]),
 ];
 
 /// A pose: rotation about a (non-unit) axis by an angle (radians), then a
 /// translation (meters); shape frame to world.
 pub type PoseSpec = ([f64; 3], f64, [f64; 3]);
 
-/// The poses of each pair query's shapes A and B. Read by `build.rs`,
-/// which computes them in `f64` and bakes them rounded to `f32`.
+/// Number of distinct poses of the pair queries.
+pub const POSE_COUNT: usize = 16;
+
+/// The distinct poses of the pair queries' shapes, indexed by
+/// [`PairQuery::poses`] (several queries share a pose, and each pose is
+/// stored once: 48 bytes of flash). Read by `build.rs`, which computes
+/// them in `f64` and bakes them rounded to `f32`.
 #[allow(dead_code)]
 #[rustfmt::skip]
-pub const POSES: [[PoseSpec; 2]; PAIR_QUERIES] = [
-    [([1.0, 0.0, 0.0], 0.7, [0.1, -0.2, 0.3]), ([0.3, 1.0, 0.2], -0.4, [1.1, 0.3, 0.2])],
-    [([0.0, 0.0, 1.0], 0.0, [-0.2, 0.9, 0.1]), ([1.0, 1.0, 0.0], 0.9, [0.1, -0.1, 0.0])],
-    [([0.2, 0.1, 1.0], 1.1, [0.9, 0.2, -0.3]), ([0.0, 1.0, 0.3], 0.3, [0.0, 0.0, 0.1])],
-    [([1.0, 0.0, 1.0], 1.3, [0.0, 0.1, 0.95]), ([0.0, 0.0, 1.0], 0.2, [0.0, 0.0, 0.0])],
-    [([1.0, 2.0, 3.0], 0.5, [0.0, 0.0, 0.0]), ([3.0, -1.0, 1.0], 2.0, [1.2, 0.4, -0.1])],
-    [([1.0, 0.0, 0.0], 0.7, [0.1, -0.2, 0.3]), ([0.3, 1.0, 0.2], -0.4, [0.6, 0.1, 0.2])],
-    [([0.0, 0.0, 1.0], 0.0, [-0.2, 0.9, 0.1]), ([1.0, 1.0, 0.0], 0.9, [0.1, -0.1, 0.0])],
-    [([1.0, 2.0, 3.0], 0.5, [0.0, 0.0, 0.0]), ([3.0, -1.0, 1.0], 2.0, [0.7, 0.2, -0.1])],
-    [([0.0, 0.0, 1.0], 0.2, [0.0, 0.0, 0.0]), ([1.0, 1.0, 0.0], 0.5, [0.7, 0.2, 0.1])],
-    [([0.0, 0.0, 1.0], 0.0, [0.0, 0.0, 0.6]), ([1.0, 0.0, 0.0], 0.3, [0.1, 0.0, 0.0])],
-    [([1.0, 0.0, 1.0], 1.3, [0.0, 0.1, 0.35]), ([0.0, 0.0, 1.0], 0.2, [0.0, 0.0, 0.0])],
-    [([1.0, 2.0, 3.0], 0.5, [0.0, 0.0, 0.0]), ([3.0, -1.0, 1.0], 2.0, [0.7, 0.2, -0.1])],
-    [([0.0, 0.0, 1.0], 0.0, [-0.2, 0.9, 0.1]), ([1.0, 1.0, 0.0], 0.9, [0.1, -0.1, 0.0])],
+pub const POSES: [PoseSpec; POSE_COUNT] = [
+    ([1.0, 0.0, 0.0], 0.7, [0.1, -0.2, 0.3]),
+    ([0.3, 1.0, 0.2], -0.4, [1.1, 0.3, 0.2]),
+    ([0.0, 0.0, 1.0], 0.0, [-0.2, 0.9, 0.1]),
+    ([1.0, 1.0, 0.0], 0.9, [0.1, -0.1, 0.0]),
+    ([0.2, 0.1, 1.0], 1.1, [0.9, 0.2, -0.3]),
+    ([0.0, 1.0, 0.3], 0.3, [0.0, 0.0, 0.1]),
+    ([1.0, 0.0, 1.0], 1.3, [0.0, 0.1, 0.95]),
+    ([0.0, 0.0, 1.0], 0.2, [0.0, 0.0, 0.0]),
+    ([1.0, 2.0, 3.0], 0.5, [0.0, 0.0, 0.0]),
+    ([3.0, -1.0, 1.0], 2.0, [1.2, 0.4, -0.1]),
+    ([0.3, 1.0, 0.2], -0.4, [0.6, 0.1, 0.2]),
+    ([3.0, -1.0, 1.0], 2.0, [0.7, 0.2, -0.1]),
+    ([1.0, 1.0, 0.0], 0.5, [0.7, 0.2, 0.1]),
+    ([0.0, 0.0, 1.0], 0.0, [0.0, 0.0, 0.6]),
+    ([1.0, 0.0, 0.0], 0.3, [0.1, 0.0, 0.0]),
+    ([1.0, 0.0, 1.0], 1.3, [0.0, 0.1, 0.35]),
 ];
 
 /// The direction of the field query (normalized on the device).
@@ -155,9 +172,22 @@ pub const FIELD_DIRECTION: [f32; 3] = [0.3, -0.8, 0.5];
 /// All single-answer queries: the pair queries, then the field query.
 pub const QUERY_COUNT: usize = PAIR_QUERIES + 1;
 
-/// The report name of query `k` of [`answer`].
-pub fn name(k: usize) -> &'static str {
-    QUERIES.get(k).map_or("field_support hull", |q| q.name)
+/// The report name of an algorithm.
+pub fn algorithm_name(algorithm: Algorithm) -> &'static str {
+    match algorithm {
+        Algorithm::GjkDistance => "gjk_distance",
+        Algorithm::GjkIntersect => "gjk_intersect",
+        Algorithm::MprPenetration => "mpr_penetration",
+        Algorithm::MprIntersect => "mpr_intersect",
+    }
+}
+
+/// The report name of query `k` of [`answer`], in two parts (printed one
+/// after the other): `("gjk_distance", " capsule-box")`.
+pub fn name(k: usize) -> (&'static str, &'static str) {
+    QUERIES.get(k).map_or(("field_support", " hull"), |q| {
+        (algorithm_name(q.algorithm), q.shapes_name)
+    })
 }
 
 /// Whether query `k` of [`answer`] answers a boolean (compared exactly) or
@@ -176,9 +206,9 @@ pub struct Scene<'a, R: Real> {
     /// The 32-vertex hull.
     pub hull: HullView<'a, R>,
     /// The hull's support field.
-    pub field: FieldView<R, CompactCells<'a, R>>,
-    /// Poses of each pair query's shapes A and B (shape frame to world).
-    pub poses: &'a [[Iso3<R>; 2]; PAIR_QUERIES],
+    pub field: FieldView<R, ByteCells<'a, R>>,
+    /// The pair queries' distinct poses ([`POSES`]; shape frame to world).
+    pub poses: &'a [Iso3<R>; POSE_COUNT],
 }
 
 /// `x` in scalar `R` (exact: every `f32` is an `f64`).
@@ -224,10 +254,12 @@ impl Meter for () {
 /// Answer of query `k` (the pair queries of [`QUERIES`], then the field
 /// query; meters, or 1/0 for booleans); infinity for an unknown `k` or a
 /// query that reports a failure status. Only the query itself (from
-/// building the pair to its result) runs between `m.start()` and
-/// `m.stop()`; the inputs are built before.
-pub fn answer<R: Real, M: Meter>(k: usize, scene: &Scene<'_, R>, m: &mut M) -> R {
-    let (Some(query), Some(poses)) = (QUERIES.get(k), scene.poses.get(k)) else {
+/// building the pair to its result, [`PairQueries::pair_query`], out of
+/// line, so that its stack frame is below the caller's stack pointer,
+/// where the probe looks) runs between `m.start()` and `m.stop()`; the
+/// inputs are built before.
+pub fn answer<R: PairQueries, M: Meter>(k: usize, scene: &Scene<'_, R>, m: &mut M) -> R {
+    let Some(query) = QUERIES.get(k) else {
         return if k == PAIR_QUERIES {
             field_support(m, scene)
         } else {
@@ -235,116 +267,14 @@ pub fn answer<R: Real, M: Meter>(k: usize, scene: &Scene<'_, R>, m: &mut M) -> R
         };
     };
     let [a, b] = query.shapes.map(|s| shape(s, scene.hull));
-    let (Some(a), Some(b)) = (a, b) else {
+    let [pose_a, pose_b] = query.poses.map(|i| scene.poses.get(usize::from(i)));
+    let (Some(a), Some(b), Some(pose_a), Some(pose_b)) = (a, b, pose_a, pose_b) else {
         return bad();
     };
     m.start();
-    let value = pair_query(query.algorithm, &a, &poses[0], &b, &poses[1]);
+    let value = R::pair_query(query.algorithm, &a, pose_a, &b, pose_b);
     m.stop();
     value
-}
-
-/// The measured part of [`answer`] for a pair query: the algorithm's
-/// answer (meters, or 1/0), infinity when it reports a failure status.
-/// Each algorithm runs in a function of its own, out of line, so that its
-/// stack frame is below the caller's stack pointer, where the probe looks,
-/// and holds only what that algorithm needs.
-#[inline(always)]
-fn pair_query<R: Real>(
-    algorithm: Algorithm,
-    a: &FwShape<'_, R>,
-    pose_a: &Iso3<R>,
-    b: &FwShape<'_, R>,
-    pose_b: &Iso3<R>,
-) -> R {
-    match algorithm {
-        Algorithm::GjkDistance => gjk_distance(a, pose_a, b, pose_b),
-        Algorithm::GjkIntersect => gjk_intersect(a, pose_a, b, pose_b),
-        Algorithm::MprPenetration => mpr_penetration(a, pose_a, b, pose_b),
-        Algorithm::MprIntersect => mpr_intersect(a, pose_a, b, pose_b),
-    }
-}
-
-/// GJK signed distance between `a` and `b` (meters); infinity when GJK
-/// does not converge.
-#[inline(never)]
-fn gjk_distance<R: Real>(
-    a: &FwShape<'_, R>,
-    pose_a: &Iso3<R>,
-    b: &FwShape<'_, R>,
-    pose_b: &Iso3<R>,
-) -> R {
-    let mut pair = Pair::new(a, pose_a, b, pose_b);
-    let d = mink_gjk::distance(&mut pair, pose_a);
-    match d.status {
-        mink_gjk::GjkStatus::Converged | mink_gjk::GjkStatus::Intersecting => d.distance,
-        _ => bad(),
-    }
-}
-
-/// GJK boolean intersection of `a` and `b`, as 1 or 0.
-#[inline(never)]
-fn gjk_intersect<R: Real>(
-    a: &FwShape<'_, R>,
-    pose_a: &Iso3<R>,
-    b: &FwShape<'_, R>,
-    pose_b: &Iso3<R>,
-) -> R {
-    let mut pair = Pair::new(a, pose_a, b, pose_b);
-    if mink_gjk::intersect(&mut pair) {
-        R::ONE
-    } else {
-        R::ZERO
-    }
-}
-
-/// MPR penetration depth of overlapping `a` and `b` (meters); infinity
-/// when MPR does not converge. An `Unverified` answer (overlap found,
-/// depth an upper bound not proven minimal) counts: it is what MPR
-/// returns, and the `f64` run checks it.
-#[inline(never)]
-fn mpr_penetration<R: Real>(
-    a: &FwShape<'_, R>,
-    pose_a: &Iso3<R>,
-    b: &FwShape<'_, R>,
-    pose_b: &Iso3<R>,
-) -> R {
-    let mut pair = Pair::new(a, pose_a, b, pose_b);
-    let p = mink_mpr::penetration(&mut pair, pose_a);
-    match p.status {
-        mink_mpr::MprStatus::Converged | mink_mpr::MprStatus::Unverified => p.depth,
-        _ => bad(),
-    }
-}
-
-/// MPR boolean intersection of `a` and `b`, as 1 or 0; infinity when MPR
-/// reports neither overlap nor separation.
-///
-/// Besides the boolean itself, this query shapes the stack of the
-/// penetration query: MPR's small GJK on the cores of inflated shapes
-/// serves both queries, so with both in the firmware it is compiled out of
-/// line, and its frame is no longer part of penetration's deepest call
-/// path (with penetration alone, LLVM inlines it there: about 260 bytes
-/// more stack).
-#[inline(never)]
-fn mpr_intersect<R: Real>(
-    a: &FwShape<'_, R>,
-    pose_a: &Iso3<R>,
-    b: &FwShape<'_, R>,
-    pose_b: &Iso3<R>,
-) -> R {
-    let mut pair = Pair::new(a, pose_a, b, pose_b);
-    let hit = mink_mpr::intersect(&mut pair);
-    match hit.status {
-        mink_mpr::MprStatus::Converged | mink_mpr::MprStatus::Separated => {
-            if hit.overlapping {
-                R::ONE
-            } else {
-                R::ZERO
-            }
-        }
-        _ => bad(),
-    }
 }
 
 /// The support value (meters) along [`FIELD_DIRECTION`] (normalized) of
@@ -362,10 +292,10 @@ fn field_support<R: Real, M: Meter>(m: &mut M, scene: &Scene<'_, R>) -> R {
 }
 
 /// The measured part of [`field_support`], out of line (see
-/// [`pair_query`]).
+/// [`answer`]).
 #[inline(never)]
 fn field_query<R: Real>(
-    field: &FieldView<R, CompactCells<'_, R>>,
+    field: &FieldView<R, ByteCells<'_, R>>,
     d: Vec3<R>,
 ) -> Result<mink_field::FieldHit<R>, mink_field::FieldError> {
     field.query(d)
@@ -391,10 +321,14 @@ pub fn link_poses<R: Real>(joints: &[[R; 2]; LINKS]) -> [Iso3<R>; LINKS] {
         } else {
             Mat3::from_cols(Vec3::new(c, o, -s), Vec3::Y, Vec3::new(s, o, c))
         };
-        frame = frame.mul(&Iso3::from_parts(rotation, Vec3::ZERO));
+        // The joint turns the frame about its origin; the link's centre and
+        // the next joint are translations along the turned z. (Composing
+        // with a pure rotation or a pure translation, written out: one
+        // matrix product per link instead of three.)
+        frame.rotation = frame.rotation.mul_mat(&rotation);
         let half = Vec3::new(o, o, lit::<R>(LENGTHS[i]) * R::HALF);
-        poses[i] = frame.mul(&Iso3::from_translation(half));
-        frame = frame.mul(&Iso3::from_translation(half + half));
+        poses[i] = Iso3::from_parts(frame.rotation, frame.transform_point(half));
+        frame.translation = frame.transform_point(half + half);
     }
     poses
 }
@@ -416,7 +350,7 @@ pub fn arm_check<R: Real, M: Meter>(
     out
 }
 
-/// The measured part of [`arm_check`], out of line (see [`pair_query`]).
+/// The measured part of [`arm_check`], out of line (see [`answer`]).
 #[inline(never)]
 fn arm_pairs<R: Real>(
     capsules: &[Option<Capsule<R>>; LINKS],
