@@ -23,12 +23,20 @@
 //!    neighbour's vertices lie beyond it); the grid's outer walls and the
 //!    base pass, since they are the solid terrain's true faces.
 //! 2. **Deep fallback.** When every contact of a prism failed rule 1 and
-//!    the centre of the shape's box, or the shape's side of a rejected
-//!    contact, lies inside that prism (the shape has sunk into the terrain,
-//!    and the prism's answer came out through a wall or the base), the prism answers instead with the shape's deepest point
-//!    below the plane of its top triangle, normal the triangle's, kept when
-//!    that point lies over the triangle's footprint. A sunk shape is thus
-//!    pushed up, never sideways through the terrain.
+//!    the centre of the shape's box lies inside that prism, or a rejected
+//!    contact overlaps it with the core point of its shape side (the
+//!    surface point less the shape's inflation) under the terrain's
+//!    surface (the shape has sunk into the terrain, and the prism's answer
+//!    came out through a wall or the base), the prism
+//!    answers instead with the shape's deepest points below the plane of
+//!    its top triangle, normal the triangle's, each kept when its terrain
+//!    side (on that plane) lies over the triangle's footprint, so on the
+//!    triangle; a point whose terrain side lands under a neighbour's
+//!    surface (the shape is sunk beneath a valley's crease, which each
+//!    face's plane misses) is pushed out to the nearest point of the top
+//!    triangle instead, normal the way there when it points up out of the
+//!    top. A sunk shape is thus pushed up, never sideways through the
+//!    terrain.
 //! 3. **Merging and cap.** Neighbouring prisms report a shared point (on a
 //!    shared edge or vertex) each: points closer than the merge distance are
 //!    one contact, the deeper kept; then at most `max_points` are emitted,
@@ -139,6 +147,7 @@ fn prism_contacts<R: Real, U: Support<R>>(
     let (mut kept, mut rejected) = (false, false);
     let inside = |p: Vec3<R>| over_footprint(prism, p, R::ZERO) && below_top(prism, p, R::ZERO);
     let mut sunk = inside(centre);
+    let inflation = body.shape.inflation() + body.margin;
     for c in manifold.as_slice() {
         // The terrain's side of the contact, in the field's frame.
         let q = pose_field.inverse_transform_point(c.position + c.normal * (c.depth * R::HALF));
@@ -148,14 +157,18 @@ fn prism_contacts<R: Real, U: Support<R>>(
             kept = true;
         } else {
             rejected = true;
-            // The shape's side of a rejected contact inside this prism:
-            // the shape has sunk into it, whatever its box centre does.
+            // A rejected contact overlapping the prism whose shape side
+            // has its core point (the surface point less the inflation)
+            // under the terrain's surface: the shape has sunk into the
+            // terrain, whatever its box centre does.
             let p = pose_field.inverse_transform_point(c.position - c.normal * (c.depth * R::HALF));
-            sunk = sunk || inside(p);
+            let core = p + n * inflation;
+            let under = surface_height(field, core, tol).is_some_and(|h| core.z < h);
+            sunk = sunk || (c.depth > R::ZERO && under);
         }
     }
     if rejected && !kept && sunk {
-        deep_fallback(pose_field, prism, body, params, tol, set);
+        deep_fallback(field, pose_field, prism, body, params, tol, set);
     }
 }
 
@@ -168,12 +181,7 @@ fn supports_terrain<R: Real>(
     n: Vec3<R>,
     tol: &Tolerances<R>,
 ) -> bool {
-    let slack = Vec3::new(tol.length, tol.length, R::ZERO);
-    let probe = Aabb::new(
-        Vec3::new(q.x, q.y, field.base()) - slack,
-        Vec3::new(q.x, q.y, field.max_height()) + slack,
-    );
-    let (columns, rows) = field.cell_range(&probe);
+    let (columns, rows) = column_cells(field, q, tol.length);
     let mut any = false;
     for j in rows {
         for i in columns.clone() {
@@ -202,6 +210,21 @@ fn supports_terrain<R: Real>(
     any
 }
 
+/// The cell columns and rows of `field` whose footprint is within `slack`
+/// (horizontally, in the field's frame) of the vertical line through `q`.
+fn column_cells<R: Real>(
+    field: &HeightField<'_, R>,
+    q: Vec3<R>,
+    slack: R,
+) -> (core::ops::Range<usize>, core::ops::Range<usize>) {
+    let pad = Vec3::new(slack, slack, R::ZERO);
+    let probe = Aabb::new(
+        Vec3::new(q.x, q.y, field.base()) - pad,
+        Vec3::new(q.x, q.y, field.max_height()) + pad,
+    );
+    field.cell_range(&probe)
+}
+
 /// `true` when `p`'s xy lies in the prism's triangular footprint or within
 /// `slack` meters of it.
 pub(crate) fn over_footprint<R: Real>(prism: &TerrainPrism<R>, p: Vec3<R>, slack: R) -> bool {
@@ -227,9 +250,13 @@ fn below_top<R: Real>(prism: &TerrainPrism<R>, q: Vec3<R>, slack: R) -> bool {
     top_normal(prism).dot(q - prism.top()[0]) < -slack
 }
 
-/// Rule 2: the shape's deepest point below the plane of the prism's top,
-/// kept when it lies over the prism's footprint.
+/// Rule 2: the shape's deepest points below the plane of the prism's top,
+/// each with the triangle's normal when its terrain side (on that plane)
+/// lies over the prism's footprint; otherwise, when that side lands under
+/// a neighbour's surface (sunk beneath a valley's crease), pushed out to
+/// the nearest point of the top triangle, its normal the way there.
 fn deep_fallback<R: Real, U: Support<R>>(
+    field: &HeightField<'_, R>,
     pose_field: &Iso3<R>,
     prism: &TerrainPrism<R>,
     body: &Body<'_, '_, R, U>,
@@ -244,10 +271,85 @@ fn deep_fallback<R: Real, U: Support<R>>(
     let plane_shape = Shape::HalfSpace(plane);
     let manifold = contact_manifold(&Body::new(&plane_shape, *pose_field), body, params);
     for c in manifold.as_slice() {
-        // The shape's side of the contact, in the field's frame.
-        let p = pose_field.inverse_transform_point(c.position - c.normal * (c.depth * R::HALF));
-        if over_footprint(prism, p, tol.length) {
+        // The terrain's side of the contact, in the field's frame: on the
+        // plane of the top, so on the top triangle when over its footprint
+        // (the shape's side lies along the tilted normal, maybe over another).
+        let q = pose_field.inverse_transform_point(c.position + c.normal * (c.depth * R::HALF));
+        if over_footprint(prism, q, tol.length) {
             set.insert(*c);
+            continue;
+        }
+        // Over a neighbour whose surface there is not above the plane (a
+        // flat or ridged border), the neighbour reports the point itself.
+        let beneath = surface_height(field, q, tol).is_some_and(|h| h > q.z + tol.length);
+        if !(c.depth > R::ZERO && beneath) {
+            continue;
+        }
+        let p = pose_field.inverse_transform_point(c.position - c.normal * (c.depth * R::HALF));
+        let edge = nearest_on_edges(prism.top(), q);
+        let out = edge - p;
+        let depth = out.norm();
+        let Some(dir) = out.try_normalize() else {
+            continue;
+        };
+        if dir.dot(n) > R::ZERO {
+            set.insert(ContactPoint {
+                position: pose_field.transform_point((p + edge) * R::HALF),
+                normal: pose_field.transform_vector(dir),
+                depth,
+            });
         }
     }
+}
+
+/// The terrain's height at `q`'s xy (field frame): the highest top of the
+/// prisms whose footprint holds it (within `tol.length`); `None` off the
+/// grid.
+fn surface_height<R: Real>(
+    field: &HeightField<'_, R>,
+    q: Vec3<R>,
+    tol: &Tolerances<R>,
+) -> Option<R> {
+    let (columns, rows) = column_cells(field, q, tol.length);
+    let mut top: Option<R> = None;
+    for j in rows {
+        for i in columns.clone() {
+            let Some(prisms) = field.cell_prisms(i, j) else {
+                continue;
+            };
+            for prism in prisms {
+                if !over_footprint(&prism, q, tol.length) {
+                    continue;
+                }
+                let (n, a) = (top_normal(&prism), prism.top()[0]);
+                let h = a.z - (n.x * (q.x - a.x) + n.y * (q.y - a.y)) / n.z;
+                top = Some(top.map_or(h, |t| t.max_of(h)));
+            }
+        }
+    }
+    top
+}
+
+/// The point of the triangle `t`'s edges nearest to `q` (the nearest point
+/// of the triangle to a point of its plane outside it).
+fn nearest_on_edges<R: Real>(t: [Vec3<R>; 3], q: Vec3<R>) -> Vec3<R> {
+    let mut best = t[0];
+    let mut gap = R::INFINITY;
+    for k in 0..3 {
+        let (a, b) = (t[k], t[(k + 1) % 3]);
+        let e = b - a;
+        let len2 = e.norm_squared();
+        let s = if len2 > R::ZERO {
+            ((q - a).dot(e) / len2).max_of(R::ZERO).min_of(R::ONE)
+        } else {
+            R::ZERO
+        };
+        let x = a + e * s;
+        let d = (x - q).norm_squared();
+        if d < gap {
+            gap = d;
+            best = x;
+        }
+    }
+    best
 }

@@ -8,11 +8,11 @@
 //! support set) fall back to the perturbation scheme
 //! ([`perturb`](super::perturb)).
 
-use super::patch::{patch, Feature, Frame};
+use super::patch::{patch, Feature, Frame, P2};
 use super::perturb::{perturbed_contacts, PerturbSide};
 use super::reduce::Candidates;
 use super::{ContactPoint, Manifold, Patch, Settings};
-use crate::query::{penetration, Body, Proximity, Status};
+use crate::query::{penetration, Algorithm, Body, Method, Proximity, Status};
 use mink_gjk::{GjkCache, GjkSettings, GjkStatus, Stop};
 use mink_support::{Iso3, Pair, Real, Rounded, Support, SupportSet, Vec3};
 
@@ -27,6 +27,16 @@ pub const FEATURE_SLOP_FRACTION: f64 = 1e-3;
 /// bounds the lateral tolerance of parallel edges.
 pub const DISTINCT_FRACTION: f64 = 1e-2;
 
+/// Past this depth, as a fraction of the smaller shape's size, a pair's
+/// first contact from MPR ([`Method::Auto`]) is checked by GJK+EPA and the
+/// shallower answer kept. MPR's depth is the overlap along the direction
+/// its portal converged to, which on deep pairs can be far from the
+/// minimal one (tens of percent on a deep cone–cone pair; in mink's random
+/// pairs MPR stays within 1e-3 of EPA below 0.2 of the size, and is off by
+/// up to 0.1 m past it). 0.1 leaves a factor 2; resting contacts, far
+/// shallower, keep MPR alone.
+pub const EPA_DEPTH_FRACTION: f64 = 0.1;
+
 /// Below this sine of their angle, two edges seen along the normal are
 /// parallel and touch along their overlap (two points). About 0.6°.
 pub const PARALLEL_EDGE_SIN: f64 = 1e-2;
@@ -36,6 +46,23 @@ pub const PARALLEL_EDGE_SIN: f64 = 1e-2;
 pub(crate) fn size_of<R: Real, S: Support<R>>(s: &S, margin: R) -> R {
     let aabb = s.local_aabb();
     (aabb.max - aabb.min).norm() * R::HALF + margin
+}
+
+/// The smaller of the two shapes' sizes ([`size_of`], meters), from
+/// `known` when it holds it, else measured and kept there.
+pub(crate) fn pair_size<R, U, A, B>(
+    a: &A,
+    ba: &Body<'_, '_, R, U>,
+    b: &B,
+    bb: &Body<'_, '_, R, U>,
+    known: &mut Option<R>,
+) -> R
+where
+    R: Real,
+    A: Support<R>,
+    B: Support<R>,
+{
+    *known.get_or_insert_with(|| size_of(a, ba.margin).min_of(size_of(b, bb.margin)))
 }
 
 /// Whether the shape may touch along a patch that its support set does
@@ -70,9 +97,11 @@ where
     B: Support<R>,
 {
     let mut out = Manifold::new();
+    // The size, once measured (a hull's box costs a pass over its vertices).
+    let mut size = None;
     let first = match params.first {
         Some(first) => first,
-        None => match first_contact(a, ba, b, bb, params) {
+        None => match first_contact(a, ba, b, bb, params, &mut size) {
             Some(first) => first,
             None => return out,
         },
@@ -85,7 +114,7 @@ where
         out.push(p0);
         return out;
     }
-    let scale = size_of(a, ba.margin).min_of(size_of(b, bb.margin));
+    let scale = pair_size(a, ba, b, bb, &mut size);
     let distinct = R::lit(DISTINCT_FRACTION) * scale;
     let mut extra = Candidates::new();
     if params.patch != Patch::Perturb {
@@ -100,7 +129,7 @@ where
         } else {
             PerturbSide::B
         };
-        perturbed_contacts(a, ba, b, bb, side, params, &first, distinct, &mut extra);
+        perturbed_contacts(a, ba, b, bb, side, params, &first, scale, &mut extra);
     }
     let slop = R::lit(FEATURE_SLOP_FRACTION) * scale;
     let cands = Candidates::with_first(p0, &extra, slop, distinct);
@@ -125,6 +154,7 @@ fn first_contact<R, U, A, B>(
     b: &B,
     bb: &Body<'_, '_, R, U>,
     params: &Settings<R>,
+    size: &mut Option<R>,
 ) -> Option<Proximity<R>>
 where
     R: Real,
@@ -133,7 +163,7 @@ where
     B: Support<R>,
 {
     if A::STRICTLY_CONVEX && B::STRICTLY_CONVEX {
-        return Some(penetration(ba, bb, params.method));
+        return Some(deep_checked(a, ba, b, bb, params, size));
     }
     let (Ok(ra), Ok(rb)) = (Rounded::new(a, ba.margin), Rounded::new(b, bb.margin)) else {
         return Some(penetration(ba, bb, params.method));
@@ -146,7 +176,48 @@ where
         GjkStatus::Converged if d.distance > R::ZERO => {
             Some(Proximity::from_gjk(&d, Status::Converged))
         }
-        _ => Some(penetration(ba, bb, params.method)),
+        _ => Some(deep_checked(a, ba, b, bb, params, size)),
+    }
+}
+
+/// The pair's penetration answer with `params.method`; when that is MPR
+/// and deeper than [`EPA_DEPTH_FRACTION`] of the smaller shape's size,
+/// GJK+EPA's answer instead if it is shallower (both are overlaps along
+/// their normals, so the shallower is closer to the penetration depth).
+/// The perturbation's queries take it too, so that they see the pair as
+/// the first contact did. `size` is the pair's [`pair_size`], measured
+/// here when needed and not yet known.
+pub(crate) fn deep_checked<R, U, A, B>(
+    a: &A,
+    ba: &Body<'_, '_, R, U>,
+    b: &B,
+    bb: &Body<'_, '_, R, U>,
+    params: &Settings<R>,
+    size: &mut Option<R>,
+) -> Proximity<R>
+where
+    R: Real,
+    U: Support<R>,
+    A: Support<R>,
+    B: Support<R>,
+{
+    let p = penetration(ba, bb, params.method);
+    let from_mpr = params.method == Method::Auto && p.algorithm == Algorithm::Mpr;
+    if !(from_mpr && p.status.is_answer()) {
+        return p;
+    }
+    if !(p.distance < R::ZERO) {
+        return p;
+    }
+    let scale = pair_size(a, ba, b, bb, size);
+    if !(-p.distance > R::lit(EPA_DEPTH_FRACTION) * scale) {
+        return p;
+    }
+    let exact = penetration(ba, bb, Method::Epa);
+    if exact.status.is_answer() && exact.distance > p.distance {
+        exact
+    } else {
+        p
     }
 }
 
@@ -173,17 +244,34 @@ fn feature_points<R, U, A, B>(
     // the extreme cannot be within the margin of a flat counterpart.
     let tol = (-first.distance).max_of(R::ZERO) + margin + R::lit(FEATURE_SLOP_FRACTION) * scale;
     let frame = Frame::new(n);
-    let Some(fa) = feature(a, &ba.pose, n, tol, &frame, distinct) else {
+    let slop = R::lit(FEATURE_SLOP_FRACTION) * scale;
+    let Some(fa) = feature(a, &ba.pose, n, tol, slop, &frame, distinct) else {
         return;
     };
-    let Some(fb) = feature(b, &bb.pose, -n, tol, &frame, distinct) else {
+    let Some(fb) = feature(b, &bb.pose, -n, tol, slop, &frame, distinct) else {
         return;
     };
+    // A rounded core reaches its surface along its feature's normal, the
+    // same for every point of it (the flat face of a rounded box, the
+    // straight side of a capsule): the features move there.
     let (ia, ib) = (a.inflation() + ba.margin, b.inflation() + bb.margin);
+    let surface = |f: Feature<R>, up: bool, r: R| {
+        if r > R::ZERO {
+            let m = f.surface_normal(up);
+            f.shifted(P2 {
+                u: m.u * r,
+                v: m.v * r,
+                h: m.h * r,
+            })
+        } else {
+            f
+        }
+    };
+    let (fa, fb) = (surface(fa, true, ia), surface(fb, false, ib));
     let parallel = R::lit(PARALLEL_EDGE_SIN);
     patch(&fa, &fb, distinct, parallel, |p| {
-        // A's surface at h_a + ia, B's at h_b - ib along the normal.
-        let (top_a, bottom_b) = (p.h_a + ia, p.h_b - ib);
+        // A's surface at h_a, B's at h_b along the normal.
+        let (top_a, bottom_b) = (p.h_a, p.h_b);
         let depth = top_a - bottom_b;
         if depth >= -margin {
             let point = ContactPoint {
@@ -196,18 +284,40 @@ fn feature_points<R, U, A, B>(
     });
 }
 
-/// The feature of shape `s` at `pose` along the world direction `dir`.
+/// The feature of shape `s` at `pose` along the world direction `dir`:
+/// its support set within `tol` meters of the extreme, or, when that set
+/// is not flat (on a deep pair it reaches past the touching face, onto
+/// the faces beside it), within a quarter of that, down to `slop`.
 fn feature<R: Real, S: Support<R>>(
     s: &S,
     pose: &Iso3<R>,
     dir: Vec3<R>,
     tol: R,
+    slop: R,
     frame: &Frame<R>,
     len_tol: R,
 ) -> Option<Feature<R>> {
-    let mut set = SupportSet::new();
-    // A set past its capacity keeps the points that fit: still points of
-    // the feature, so the patch stays on both surfaces.
-    let _ = s.support_set(pose.inverse_transform_vector(dir), tol, &mut set);
-    Feature::of(set.points(), pose, frame, len_tol)
+    let local = pose.inverse_transform_vector(dir);
+    let mut tol = tol;
+    for _ in 0..MAX_FEATURE_TRIES {
+        let mut set = SupportSet::new();
+        // A set past its capacity keeps the points that fit: still points
+        // of the feature, so the patch stays on both surfaces.
+        let _ = s.support_set(local, tol, &mut set);
+        if let Ok(f) = Feature::of(set.points(), pose, frame, len_tol) {
+            return f;
+        }
+        if !(tol > slop) {
+            break;
+        }
+        tol = (tol * R::HALF * R::HALF).max_of(slop);
+    }
+    None
 }
+
+/// How many support sets [`feature`] takes, each within a quarter of the
+/// previous tolerance, before it gives up on a set that is not flat: 1 m
+/// of depth comes down to the 1 mm slop of a 1 m shape by the sixth, and
+/// a set within the slop is flat unless the shape has an edge along the
+/// normal.
+const MAX_FEATURE_TRIES: usize = 6;

@@ -3,13 +3,21 @@
 //! a capsule's segment, a cylinder's rim polygon, a hull's face, a
 //! sphere's point), and every point of it is a contact with its own
 //! depth, exact for flat and for rounded shapes (the core point pushed by
-//! the shape's inflation).
+//! the shape's inflation to the surface over it: along the plane's
+//! inward normal at the extreme point, along the closest direction of its
+//! normal cone elsewhere, see [`rounded`](super::rounded)).
 
 use super::features::{curved, size_of, DISTINCT_FRACTION, FEATURE_SLOP_FRACTION};
 use super::perturb::PERTURBATION_ANGLE;
 use super::reduce::Candidates;
+use super::rounded::surface_direction;
 use super::{ContactPoint, Manifold, Patch, Settings};
 use mink_support::{HalfSpace, Iso3, Mat3, Real, Support, SupportSet, Vec3};
+
+/// Round-off of a half-space contact's depth, in units of `R::EPSILON`
+/// times the size and distance from the origin of the pair (meters): the
+/// depths of one support point computed by two paths differ by less.
+const ROUND_OFF_ULPS: f64 = 64.0;
 
 /// The manifold of half-space `plane` at `plane_pose` (inflated by
 /// `plane_margin`) and `shape` at `pose` (inflated by `margin_s` on top of
@@ -40,10 +48,12 @@ pub(crate) fn half_space_manifold<R: Real, S: Support<R>>(
     let n = world.normal();
     let normal = if plane_is_a { n } else { -n };
     let inflation = shape.inflation() + margin_s;
-    // The contact of a core point `c` (world): the shape's surface point
-    // below it, the plane's surface point facing it, and their midpoint.
-    let contact = |c: Vec3<R>| {
-        let on_shape = c - n * inflation;
+    // The contact of a core point `c` (world) whose surface point lies
+    // along the unit `m` (world, a direction of `c`'s normal cone): the
+    // shape's surface point, the plane's surface point facing it, and
+    // their midpoint.
+    let contact = |c: Vec3<R>, m: Vec3<R>| {
+        let on_shape = c + m * inflation;
         let depth = plane_margin - world.signed_distance(on_shape);
         ContactPoint {
             position: on_shape + n * (depth * R::HALF),
@@ -51,7 +61,7 @@ pub(crate) fn half_space_manifold<R: Real, S: Support<R>>(
             depth,
         }
     };
-    let first = contact(deepest.point + n * shape.inflation());
+    let first = contact(deepest.point + n * shape.inflation(), -n);
     if params.patch == Patch::Single || S::STRICTLY_CONVEX {
         out.push(first);
         return out;
@@ -69,9 +79,19 @@ pub(crate) fn half_space_manifold<R: Real, S: Support<R>>(
         let tol = (-gap).max_of(R::ZERO) + params.margin + slop;
         let mut set = SupportSet::new();
         // Past its capacity the set keeps points that are still touching.
-        let _ = shape.support_set(pose.inverse_transform_vector(-n), tol, &mut set);
-        for c in set.points() {
-            keep(contact(pose.transform_point(*c)), &mut extra);
+        let down = pose.inverse_transform_vector(-n);
+        let _ = shape.support_set(down, tol, &mut set);
+        for &c in set.points() {
+            // A rounded core point's surface faces `-n` only at the extreme.
+            let m = if inflation > R::ZERO {
+                match surface_direction(set.points(), c, down, distinct) {
+                    Some(m) => pose.transform_vector(m),
+                    None => continue,
+                }
+            } else {
+                -n
+            };
+            keep(contact(pose.transform_point(c), m), &mut extra);
         }
     }
     if params.patch == Patch::Perturb || (extra.len() <= 1 && curved::<R, S>()) {
@@ -87,9 +107,18 @@ pub(crate) fn half_space_manifold<R: Real, S: Support<R>>(
             };
             let core = d.point + n * shape.inflation();
             let back = pose.translation + turn.transpose_mul(core - pose.translation);
-            keep(contact(back), &mut extra);
+            // The turned shape's surface point lay along `-n`: turned back.
+            keep(contact(back, -turn.transpose_mul(n)), &mut extra);
         }
     }
-    let cands = Candidates::with_first(first, &extra, slop, distinct);
+    // `first` is exact (the support point along the plane's normal), so it
+    // joins the patch whenever it is deeper than every patch point by more
+    // than round-off (a rim polygon's vertices miss a slightly tilted
+    // cap's lowest rim point). A support point is a vertex of the touching
+    // feature, so it does not crowd the patch (a flat cap's centre, the
+    // one exception, is as deep as its rim within round-off).
+    let reach = scale + pose.translation.norm() + world.offset().abs();
+    let round_off = R::lit(ROUND_OFF_ULPS) * R::EPSILON * reach;
+    let cands = Candidates::with_first(first, &extra, round_off, distinct);
     cands.reduce(normal)
 }

@@ -17,14 +17,19 @@
 //!   incident face clipped to the reference face (`box_box`);
 //! - a half-space against any shape: the shape's support set along the
 //!   plane's inward normal, each point with its own depth (`half_space`);
+//!   a rounded shape's points on its surface over each core point
+//!   (`rounded`);
 //! - every other convex pair: the first contact from the pair's
-//!   penetration query gives the normal, the two shapes' support sets
-//!   along it the touching features (vertex, edge, face, cap polygon), and
-//!   their overlap seen along the normal the points (`features`, `patch`):
-//!   a capsule lying on a box or a hull gives its segment clipped to the
-//!   face, two parallel capsules their overlap, hull faces their clipped
-//!   polygon. Curved shapes whose support sets show no patch fall back to
-//!   perturbation (`perturb`);
+//!   penetration query (MPR, checked by GJK+EPA past
+//!   [`EPA_DEPTH_FRACTION`] of the size) gives the normal, the two shapes'
+//!   support sets along it the touching features (vertex, edge, face, cap
+//!   polygon; a set that is not flat, on a deep pair, is taken again
+//!   closer to the extreme), and their overlap seen along the normal the
+//!   points (`features`, `patch`), a rounded shape's feature moved to its
+//!   surface along the feature's normal: a capsule lying on a box or a
+//!   hull gives its segment clipped to the face, two parallel capsules
+//!   their overlap, hull faces their clipped polygon. Curved shapes whose
+//!   support sets show no patch fall back to perturbation (`perturb`);
 //! - at most [`MAX_MANIFOLD_POINTS`] points are kept: the deepest, then
 //!   those spanning the largest area (`reduce`).
 //!
@@ -41,9 +46,12 @@ mod patch;
 mod perturb;
 mod point;
 mod reduce;
+mod rounded;
 
 pub use box_box::BOX_FEATURE_PREFERENCE;
-pub use features::{DISTINCT_FRACTION, FEATURE_SLOP_FRACTION, PARALLEL_EDGE_SIN};
+pub use features::{
+    DISTINCT_FRACTION, EPA_DEPTH_FRACTION, FEATURE_SLOP_FRACTION, PARALLEL_EDGE_SIN,
+};
 pub use patch::MIN_FACE_COS;
 pub use perturb::PERTURBATION_ANGLE;
 pub use point::{ContactPoint, Manifold, MAX_MANIFOLD_POINTS};

@@ -142,6 +142,11 @@ impl<R: Real> HeightPlane<R> {
     }
 }
 
+/// A support set that is no single point, segment or plane seen along the
+/// normal (see [`Feature::of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NotFlat;
+
 /// A support set seen along the normal.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Feature<R> {
@@ -156,16 +161,129 @@ pub(crate) enum Feature<R> {
 impl<R: Real> Feature<R> {
     /// The feature of `points` (a shape's core, local frame, placed by
     /// `pose`), in `frame`. `len_tol` (meters) merges points closer than
-    /// it and drops vertices within it of a hull edge. `None` when there
-    /// is no point, or a polygon is too steep to be a face
-    /// ([`MIN_FACE_COS`]).
-    pub fn of(points: &[Vec3<R>], pose: &Iso3<R>, frame: &Frame<R>, len_tol: R) -> Option<Self> {
+    /// it and drops vertices within it of a hull edge. `Ok(None)` when
+    /// there is no point, or a polygon is too steep to be a face
+    /// ([`MIN_FACE_COS`]); [`NotFlat`] when a point lies more than
+    /// `len_tol` off the feature along the normal (the set spans several
+    /// faces, or an edge along the normal), so that no point, segment or
+    /// plane gives its heights.
+    pub fn of(
+        points: &[Vec3<R>],
+        pose: &Iso3<R>,
+        frame: &Frame<R>,
+        len_tol: R,
+    ) -> Result<Option<Self>, NotFlat> {
         let mut pts = [P2::ZERO; SUPPORT_SET_CAPACITY];
         let count = points.len().min(SUPPORT_SET_CAPACITY);
         for (slot, p) in pts.iter_mut().zip(points) {
             *slot = frame.local(pose.transform_point(*p));
         }
         let pts = &mut pts[..count];
+        let feature = Self::fitted(pts, len_tol);
+        if let Some(f) = &feature {
+            let off = |q: &P2<R>| !((q.h - f.height(q.u, q.v)).abs() <= len_tol);
+            if pts.iter().any(off) {
+                return Err(NotFlat);
+            }
+        }
+        Ok(feature)
+    }
+
+    /// The height of the feature's point, segment or plane at `(u, v)`
+    /// (a segment's at the closest point of its line).
+    fn height(&self, u: R, v: R) -> R {
+        match self {
+            Feature::Point(p) => p.h,
+            Feature::Segment(a, b) => {
+                let (du, dv) = (b.u - a.u, b.v - a.v);
+                let len2 = du * du + dv * dv;
+                let t = if len2 > R::ZERO {
+                    ((u - a.u) * du + (v - a.v) * dv) / len2
+                } else {
+                    R::ZERO
+                };
+                a.h + (b.h - a.h) * t
+            }
+            Feature::Polygon(_, plane) => plane.height(u, v),
+        }
+    }
+
+    /// The unit direction (in the frame) along which a core swept by a
+    /// sphere reaches its surface over every point of the feature, on the
+    /// side `up` (`+n`) or down: the normal for a point, the normal less
+    /// its part along a segment, the plane's normal for a polygon (each a
+    /// direction of the normal cone of every core point of the feature).
+    pub fn surface_normal(&self, up: bool) -> P2<R> {
+        let sign = if up { R::ONE } else { -R::ONE };
+        let axis = P2 {
+            u: R::ZERO,
+            v: R::ZERO,
+            h: sign,
+        };
+        let m = match self {
+            Feature::Point(_) => axis,
+            Feature::Segment(a, b) => {
+                let e = P2 {
+                    u: b.u - a.u,
+                    v: b.v - a.v,
+                    h: b.h - a.h,
+                };
+                let len2 = e.u * e.u + e.v * e.v + e.h * e.h;
+                let t = if len2 > R::ZERO {
+                    sign * e.h / len2
+                } else {
+                    R::ZERO
+                };
+                P2 {
+                    u: -e.u * t,
+                    v: -e.v * t,
+                    h: sign - e.h * t,
+                }
+            }
+            Feature::Polygon(_, plane) => P2 {
+                u: -plane.du * sign,
+                v: -plane.dv * sign,
+                h: sign,
+            },
+        };
+        let norm = (m.u * m.u + m.v * m.v + m.h * m.h).sqrt();
+        if norm > R::ZERO {
+            P2 {
+                u: m.u / norm,
+                v: m.v / norm,
+                h: m.h / norm,
+            }
+        } else {
+            axis
+        }
+    }
+
+    /// The feature moved by `s` (frame coordinates, meters).
+    pub fn shifted(self, s: P2<R>) -> Self {
+        let add = |p: P2<R>| P2 {
+            u: p.u + s.u,
+            v: p.v + s.v,
+            h: p.h + s.h,
+        };
+        match self {
+            Feature::Point(p) => Feature::Point(add(p)),
+            Feature::Segment(a, b) => Feature::Segment(add(a), add(b)),
+            Feature::Polygon(mut poly, plane) => {
+                for p in &mut poly.pts[..poly.len] {
+                    *p = add(*p);
+                }
+                let plane = HeightPlane {
+                    origin: add(plane.origin),
+                    ..plane
+                };
+                Feature::Polygon(poly, plane)
+            }
+        }
+    }
+
+    /// [`Feature::of`] of the points in the frame, `pts` (sorted here),
+    /// without the flatness check.
+    fn fitted(pts: &mut [P2<R>], len_tol: R) -> Option<Self> {
         let first = *pts.first()?;
         // Insertion sort by (u, v): at most SUPPORT_SET_CAPACITY points.
         for i in 1..pts.len() {

@@ -14,9 +14,10 @@
 //! first normal against the other shape's witness, which did not move
 //! (exact when the other side is flat there, as a face under a cap is).
 
+use super::features::{deep_checked, DISTINCT_FRACTION};
 use super::reduce::Candidates;
 use super::{ContactPoint, Settings};
-use crate::query::{penetration, Body, Proximity};
+use crate::query::{Body, Proximity};
 use mink_support::{Iso3, Mat3, Real, Support, Vec3};
 
 /// The perturbation angle, radians: 1e-2 (Genesis' choice; MuJoCo uses
@@ -38,7 +39,8 @@ pub(crate) enum PerturbSide {
 
 /// The points found by turning the `side` shape about the four tangent
 /// axes of the first contact `first`, mapped back, those within the
-/// margin pushed into `out` (points within `distinct` meters merge).
+/// margin pushed into `out` (points within `distinct` meters merge, the
+/// [`DISTINCT_FRACTION`] of `size`, the pair's smaller size).
 ///
 /// The turned shape's point is its support point along the perturbed
 /// query's normal (its deepest point there, exact whatever the query's
@@ -53,7 +55,7 @@ pub(crate) fn perturbed_contacts<R, U, A, B>(
     side: PerturbSide,
     params: &Settings<R>,
     first: &Proximity<R>,
-    distinct: R,
+    size: R,
     out: &mut Candidates<R>,
 ) where
     R: Real,
@@ -61,6 +63,7 @@ pub(crate) fn perturbed_contacts<R, U, A, B>(
     A: Support<R>,
     B: Support<R>,
 {
+    let distinct = R::lit(DISTINCT_FRACTION) * size;
     let n = first.normal;
     let t1 = n.any_orthonormal();
     let t2 = n.cross(t1);
@@ -86,7 +89,7 @@ pub(crate) fn perturbed_contacts<R, U, A, B>(
                     pose: turned(&ba.pose),
                     ..*ba
                 };
-                let p = penetration(&ta, bb, params.method);
+                let p = deep_checked(a, &ta, b, bb, params, &mut Some(size));
                 if !p.status.is_answer() {
                     continue;
                 }
@@ -106,7 +109,7 @@ pub(crate) fn perturbed_contacts<R, U, A, B>(
                     pose: turned(&bb.pose),
                     ..*bb
                 };
-                let p = penetration(ba, &tb, params.method);
+                let p = deep_checked(a, ba, b, &tb, params, &mut Some(size));
                 if !p.status.is_answer() {
                     continue;
                 }

@@ -138,11 +138,7 @@ fn random_pairs<R: Real>() {
     assert!(hits > CASES / 5 && hits < CASES * 4 / 5, "{hits} contacts");
     assert!(multi > hits / 5, "{multi} of {hits} with several points");
 }
-for_each_real!(
-    random_pairs_agree_with_the_queries,
-    random_pairs,
-    ignore = "known bug: some patch points of curved pairs lie farther than half their depth from a surface (see issue 11 note)"
-);
+for_each_real!(random_pairs_agree_with_the_queries, random_pairs);
 
 /// Random shapes on a random plane: the points are the shape's own
 /// deepest points, each as deep as its distance to the plane says.
@@ -179,12 +175,7 @@ fn random_on_plane<R: Real>() {
         }
     }
 }
-for_each_real!(
-    random_shapes_on_planes,
-    random_on_plane,
-    ignore =
-        "known bug: a point of a random shape on a plane lies off the shape (see issue 11 note)"
-);
+for_each_real!(random_shapes_on_planes, random_on_plane);
 
 /// Hostile input: tiny, huge and flat shapes, poses far away or with
 /// non-finite parts, odd margins. No panic; every point finite with a
