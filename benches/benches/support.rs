@@ -207,7 +207,7 @@ fn main() {
     );
 
     // Hulls of points on a sphere.
-    for &n in &[32usize, 48, 64, 200, 1000, 5000] {
+    for &n in &[32usize, 48, 64, 96, 128, 200, 1000, 5000] {
         let points: Vec<Vec3<f32>> = rng.points_on_sphere(n, 1.0);
         let hull = ConvexHull::from_points(&points).unwrap();
         let view = hull.view();

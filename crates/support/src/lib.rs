@@ -64,7 +64,9 @@ pub use shapes::halfspace::{HalfSpace, HalfSpaceContact};
 pub use shapes::height_field::HeightField;
 #[cfg(feature = "alloc")]
 pub use shapes::hull::ConvexHull;
-pub use shapes::hull::{ClimbError, FacePlane, HullArrays, HullEdge, HullIndex, HullView};
+pub use shapes::hull::{
+    ClimbError, FacePlane, HullArrays, HullEdge, HullIndex, HullView, VertexLanes,
+};
 pub use shapes::point::Point;
 pub use shapes::prism::TerrainPrism;
 pub use shapes::rounded::Rounded;

@@ -304,3 +304,70 @@ fn nearly_flat_faces<R: Real>() {
     assert!(plateaus > 20, "only {plateaus} non-global local maxima met");
 }
 for_each_real!(climb_crosses_nearly_flat_faces, nearly_flat_faces);
+
+/// The scan over [`VertexLanes`] (which every built hull carries) against a
+/// plain first-best loop over the vertices: the same index, ties included,
+/// for every vertex count from 4 to 70 (all four padding cases), random and
+/// axis directions (a cube's corners tie four ways along an axis).
+fn lanes_scan_matches_first_best<R: Real>() {
+    use mink_support::shapes::hull::VertexLanes;
+    let mut rng = Rng::new(0x4c41_4e45);
+    let first_best = |vs: &[Vec3<R>], d: Vec3<R>| -> u32 {
+        let mut best = 0;
+        for (i, p) in vs.iter().enumerate() {
+            if d.dot(*p) > d.dot(vs[best]) {
+                best = i;
+            }
+        }
+        best as u32
+    };
+    let mut clouds: Vec<Vec<Vec3<R>>> = (4..=70).map(|n| rng.points_on_sphere(n, 1.0)).collect();
+    clouds.push(cube_surface(&mut rng, 200, 1.0));
+    for pts in &clouds {
+        let hull = ConvexHull::from_points(pts).unwrap();
+        let v = hull.view();
+        let (vs, lanes) = (v.vertices(), v.arrays().lanes);
+        assert_eq!(lanes.len(), vs.len().div_ceil(4));
+        assert!(VertexLanes::match_vertices(lanes, vs));
+        let axes = [Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z];
+        let randoms: Vec<Vec3<R>> = (0..200).map(|_| rng.direction()).collect();
+        for d in axes.iter().chain(&randoms) {
+            assert_eq!(
+                v.support_scan(*d),
+                first_best(vs, *d),
+                "{} vertices",
+                vs.len()
+            );
+        }
+    }
+}
+for_each_real!(lanes_scan_matches_first_best, lanes_scan_matches_first_best);
+
+/// Lanes that are not the vertices in blocks are refused by the checked
+/// constructor; empty lanes are accepted (the scan then reads the vertices).
+fn mismatched_lanes_are_refused<R: Real>() {
+    use mink_support::shapes::hull::{HullArrays, HullView, VertexLanes};
+    use mink_support::ShapeError;
+    let mut rng = Rng::new(9);
+    let pts: Vec<Vec3<R>> = rng.points_on_sphere(30, 1.0);
+    let hull = ConvexHull::from_points(&pts).unwrap();
+    let arrays = hull.arrays();
+    let without = HullArrays {
+        lanes: &[],
+        ..arrays
+    };
+    let plain = HullView::new(without).expect("lanes are optional");
+    let d: Vec3<R> = rng.direction();
+    assert_eq!(plain.support_scan(d), hull.view().support_scan(d));
+    let mut wrong: Vec<VertexLanes<R>> = arrays.lanes.to_vec();
+    wrong[1].y[2] += R::lit(1e-3);
+    let short = &arrays.lanes[..arrays.lanes.len() - 1];
+    for bad in [&wrong[..], short] {
+        let refused = HullView::new(HullArrays {
+            lanes: bad,
+            ..arrays
+        });
+        assert!(matches!(refused, Err(ShapeError::Inconsistent(_))));
+    }
+}
+for_each_real!(mismatched_lanes_are_refused, mismatched_lanes_are_refused);

@@ -67,6 +67,7 @@ static CUBE: HullView<'static, f32> = HullView::new_unchecked(HullArrays {
     neighbor_starts: &CUBE_NEIGHBOR_STARTS,
     neighbors: &CUBE_NEIGHBORS,
     tolerance: 0.0,
+    lanes: &[],
 });
 
 #[test]
@@ -139,6 +140,8 @@ impl<R: Real> Owned<R> {
             neighbor_starts: &self.neighbor_starts,
             neighbors: &self.neighbors,
             tolerance: self.tolerance,
+            // Without lanes: the corruptions below target the other arrays.
+            lanes: &[],
         }
     }
 }
@@ -331,6 +334,7 @@ fn garbage<R: Real>() {
         neighbor_starts: &[],
         neighbors: &[],
         tolerance: R::ZERO,
+        lanes: &[],
     });
     let mut hint = 3;
     assert_eq!(empty.support(Vec3::X, &mut hint), Vec3::ZERO);

@@ -124,5 +124,6 @@ pub fn vertex_hull<R: Real>(vertices: &[Vec3<R>]) -> HullView<'_, R> {
         neighbor_starts: &[],
         neighbors: &[],
         tolerance: R::ZERO,
+        lanes: &[],
     })
 }

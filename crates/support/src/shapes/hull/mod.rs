@@ -6,6 +6,7 @@
 //!   ([`HullIndex`], `u16`);
 //! - `view`: [`HullView`], validation and accessors;
 //! - `support`: the support function (scan or hill climbing);
+//! - `lanes`: [`VertexLanes`], the vertices in blocks of four for the scan;
 //! - `build`, `merge`, `predicates`: quickhull in `f64` with an exact
 //!   orientation predicate, merged into planar faces;
 //! - `owned`: [`ConvexHull`].
@@ -32,6 +33,7 @@
 
 #[cfg(feature = "alloc")]
 mod build;
+mod lanes;
 #[cfg(feature = "alloc")]
 mod merge;
 #[cfg(feature = "alloc")]
@@ -44,6 +46,7 @@ mod view;
 
 #[cfg(feature = "alloc")]
 pub use build::{HULL_TOLERANCE_FACTOR, MAX_HULL_COORDINATE};
+pub use lanes::VertexLanes;
 #[cfg(feature = "alloc")]
 pub use merge::{HULL_FLATNESS_MARGIN, HULL_STORAGE_ROUNDING_EPS};
 #[cfg(feature = "alloc")]

@@ -2,6 +2,7 @@
 //! from validated arrays, and queried through its [`HullView`].
 
 use super::build::quickhull;
+use super::lanes::VertexLanes;
 use super::merge::{finish, HullData};
 use super::topology::{FacePlane, HullArrays, HullEdge, HullIndex};
 use super::view::HullView;
@@ -22,6 +23,7 @@ pub struct ConvexHull<R> {
     neighbor_starts: Vec<HullIndex>,
     neighbors: Vec<HullIndex>,
     tolerance: R,
+    lanes: Vec<VertexLanes<R>>,
 }
 
 impl<R: Real> ConvexHull<R> {
@@ -56,7 +58,9 @@ impl<R: Real> ConvexHull<R> {
             neighbor_starts: data.neighbor_starts,
             neighbors: data.neighbors,
             tolerance: data.tolerance,
+            lanes: Vec::new(),
         };
+        let hull = hull.with_lanes();
         // The builder's output is checked like anyone's arrays.
         HullView::new(hull.arrays())?;
         Ok(hull)
@@ -75,7 +79,18 @@ impl<R: Real> ConvexHull<R> {
             neighbor_starts: arrays.neighbor_starts.to_vec(),
             neighbors: arrays.neighbors.to_vec(),
             tolerance: arrays.tolerance,
-        })
+            lanes: Vec::new(),
+        }
+        .with_lanes())
+    }
+
+    /// `self` with its [`VertexLanes`] built from its vertices.
+    fn with_lanes(mut self) -> Self {
+        let blocks = VertexLanes::<R>::blocks_for(self.vertices.len());
+        self.lanes = (0..blocks)
+            .map(|b| VertexLanes::block(&self.vertices, b))
+            .collect();
+        self
     }
 
     /// The arrays, borrowed.
@@ -89,6 +104,7 @@ impl<R: Real> ConvexHull<R> {
             neighbor_starts: &self.neighbor_starts,
             neighbors: &self.neighbors,
             tolerance: self.tolerance,
+            lanes: &self.lanes,
         }
     }
 

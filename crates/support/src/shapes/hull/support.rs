@@ -1,6 +1,7 @@
 //! The hull's support function: an exhaustive scan for small hulls, hill
 //! climbing over the vertex neighbour lists for large ones.
 
+use super::lanes::scan_lanes;
 use super::topology::HullIndex;
 use super::view::HullView;
 use crate::{Aabb, CapacityError, Iso3, Real, Support, SupportSet, Vec3};
@@ -9,15 +10,14 @@ use crate::{Aabb, CapacityError, Iso3, Real, Support, SupportSet, Vec3};
 /// exhaustive scan; larger ones by hill climbing from the hint.
 ///
 /// Measured with `cargo bench -p mink-benches --bench support` (hulls of
-/// random points on a sphere, `f32`, ns per call): the scan costs 32, 38
-/// and 49 ns at 32, 48 and 64 vertices and grows linearly (142 at 200); a
-/// climb from an unrelated hint (the first call of every query) costs 68,
-/// 86 and 99 ns there, one along directions turning by 2° a call about
-/// 24 ns whatever the size. A contact or early-out query makes only a few
-/// calls, the first of them cold, so up to this size the scan wins or ties;
-/// the climb takes over where the scan's linear cost exceeds a cold start
-/// (between 64 and 200 vertices).
-pub const HULL_SCAN_MAX_VERTICES: usize = 48;
+/// random points on a sphere, `f32`, ns per call, the scan over the hull's
+/// [`VertexLanes`](super::VertexLanes)): the scan costs 19, 26, 38, 51 and
+/// 57 ns at 32, 48, 64, 96 and 128 vertices (102 at 200); a climb from an
+/// unrelated hint (the first call of every query) 64, 57, 86, 105 and 80
+/// ns, one along directions turning by 2° a call about 30 to 35 ns
+/// whatever the size. A GJK or MPR query makes about five calls, the first
+/// cold: the scan wins up to about 64 vertices and the climb beyond.
+pub const HULL_SCAN_MAX_VERTICES: usize = 64;
 
 /// Hulls with at most this many vertices compute their world AABB by
 /// transforming every vertex (a few nanoseconds each, no branches);
@@ -95,11 +95,17 @@ impl<R: Real> HullView<'_, R> {
     /// The index of a vertex with the largest projection on `dir` (any
     /// length), by scanning every vertex; the first such vertex on ties.
     /// For a zero or non-finite `dir` returns 0. Returns 0 also for a hull
-    /// without vertices (check [`HullView::vertex_count`]).
+    /// without vertices (check [`HullView::vertex_count`]). A hull with
+    /// [`VertexLanes`](super::VertexLanes) scans them, four vertices at a
+    /// time, with the same answer.
     pub fn support_scan(&self, dir: Vec3<R>) -> u32 {
         let Some(d) = conditioned(dir) else {
             return 0;
         };
+        let lanes = self.arrays().lanes;
+        if !lanes.is_empty() {
+            return scan_lanes(lanes, d, self.vertex_count());
+        }
         // Four independent running maxima (vertices i ≡ lane mod 4), so the
         // compare-and-select chains overlap instead of waiting on each other;
         // merged at the end with ties going to the smaller index, which keeps

@@ -5,6 +5,7 @@
 //! allocator. [`HullArrays`] bundles them; [`HullView`](super::HullView)
 //! validates and queries them.
 
+use super::lanes::VertexLanes;
 use crate::{Real, Vec3};
 
 /// The index type of every hull array: vertex, face and edge indices and the
@@ -112,4 +113,9 @@ pub struct HullArrays<'a, R> {
     pub neighbors: &'a [HullIndex],
     /// The hull's flatness tolerance, meters (`>= 0`).
     pub tolerance: R,
+    /// Optional: the vertices again, in blocks of four coordinate by
+    /// coordinate ([`VertexLanes`]), for a faster exhaustive support scan.
+    /// Empty, or exactly `vertices` as [`VertexLanes::block`] lays them out
+    /// (checked by [`HullView::new`](super::HullView::new)).
+    pub lanes: &'a [VertexLanes<R>],
 }

@@ -1,5 +1,6 @@
 //! The borrowed convex hull: a `Copy` view over flat arrays.
 
+use super::lanes::VertexLanes;
 use super::topology::{FacePlane, HullArrays, HullEdge, HullIndex, MAX_HULL_ARRAY_LEN};
 use crate::{Real, ShapeError, Vec3};
 
@@ -218,6 +219,9 @@ fn validate<R: Real>(h: &HullArrays<'_, R>) -> Result<(), ShapeError> {
     }
     if h.vertices.iter().any(|v| !v.is_finite()) {
         return Err(ShapeError::NonFinite("hull vertex"));
+    }
+    if !h.lanes.is_empty() && !VertexLanes::match_vertices(h.lanes, h.vertices) {
+        return inconsistent("lanes: must be empty or the vertices in blocks of four");
     }
     let unit_tol = R::EPSILON * R::lit(UNIT_NORMAL_TOLERANCE_EPS);
     for p in h.planes {
