@@ -36,7 +36,12 @@
 //!    face's plane misses) is pushed out to the nearest point of the top
 //!    triangle instead, normal the way there when it points up out of the
 //!    top. A sunk shape is thus pushed up, never sideways through the
-//!    terrain.
+//!    terrain. Contacts that failed rule 1 but overlap their prism through
+//!    its top are kept when they are deeper than every surviving contact
+//!    (none survived, say): the shape sits in a concave crease or pit
+//!    where each face's nearest point to it is the faces' shared edge or
+//!    vertex, which is then the terrain's. (Across a flat or convex border
+//!    such a contact is never the deepest.)
 //! 3. **Merging and cap.** Neighbouring prisms report a shared point (on a
 //!    shared edge or vertex) each: points closer than the merge distance are
 //!    one contact, the deeper kept; then at most `max_points` are emitted,
@@ -112,6 +117,7 @@ where
         merge: cell.min_of(size) * fraction,
     };
     let mut set = ContactSet::new(tol.merge);
+    let mut spare = ContactSet::new(tol.merge);
     let body = Body::new(shape, *pose_shape);
     let centre = pose_field.inverse_transform_point(bounds.center());
     for j in rows {
@@ -121,16 +127,35 @@ where
             };
             for prism in prisms {
                 prism_contacts(
-                    field, pose_field, &prism, &body, centre, params, &tol, &mut set,
+                    field, pose_field, &prism, &body, centre, params, &tol, &mut set, &mut spare,
                 );
             }
+        }
+    }
+    // Rule 2, last part: a shape in a concave crease or pit overlaps the
+    // prisms through their tops, but each face's nearest point to it is an
+    // edge or vertex the faces share, and each such contact fails rule 1
+    // (the neighbouring faces rise above its plane). Those contacts are the
+    // terrain's when none survived, or when they are deeper than every one
+    // that did (the shared vertex is nearer the shape than the faces' own
+    // nearest points).
+    let deepest = set
+        .as_slice()
+        .iter()
+        .fold(-R::INFINITY, |d, c| d.max_of(c.depth));
+    let above = deepest + R::EPSILON.sqrt() * cell;
+    for c in spare.as_slice() {
+        if c.depth > above {
+            set.insert(*c);
         }
     }
     set.emit(max_points, flip, emit)
 }
 
 /// Adds the terrain contacts of one prism to `set` (rules 1 and 2);
-/// `centre` is the centre of the shape's box in the field's frame.
+/// `centre` is the centre of the shape's box in the field's frame. The
+/// rejected contacts that overlap the prism through its top go to `spare`
+/// (kept by the caller when they are deeper than every surviving one).
 #[allow(clippy::too_many_arguments)]
 fn prism_contacts<R: Real, U: Support<R>>(
     field: &HeightField<'_, R>,
@@ -141,6 +166,7 @@ fn prism_contacts<R: Real, U: Support<R>>(
     params: &ContactParams<R>,
     tol: &Tolerances<R>,
     set: &mut ContactSet<R>,
+    spare: &mut ContactSet<R>,
 ) {
     let prism_shape = Shape::TerrainPrism(*prism);
     let manifold = contact_manifold(&Body::new(&prism_shape, *pose_field), body, params);
@@ -157,6 +183,11 @@ fn prism_contacts<R: Real, U: Support<R>>(
             kept = true;
         } else {
             rejected = true;
+            let (up, a) = (top_normal(prism), prism.top()[0]);
+            let on_top = up.dot(q - a).abs() <= tol.length && over_footprint(prism, q, tol.length);
+            if c.depth > R::ZERO && on_top && n.dot(up) > R::ZERO {
+                spare.insert(*c);
+            }
             // A rejected contact overlapping the prism whose shape side
             // has its core point (the surface point less the inflation)
             // under the terrain's surface: the shape has sunk into the
