@@ -14,206 +14,27 @@
 //! side of its plane. When `C` has no extent on that side, the origin is on
 //! `C`'s boundary: the cores touch and the depth is zero.
 //!
-//! The polytope lives in fixed arrays ([`Polytope`]); a full buffer ends
-//! the query with the best answer so far and [`EpaStatus::CapacityReached`].
-//! New faces come from the horizon: the faces that see the new point are
-//! flooded from the closest face across shared edges (so that faces
-//! coplanar with the point elsewhere, seen within round-off, cannot split
-//! the horizon), and the edges from a seen face to an unseen one form the
-//! horizon. It is computed before anything is changed, so a query that runs
-//! out of room leaves a valid polytope behind.
+//! The polytope lives in fixed arrays ([`Polytope`], in `epa/polytope.rs`);
+//! a full buffer ends the query with the best answer so far and
+//! [`EpaStatus::CapacityReached`]. New faces come from the horizon: the
+//! faces that see the new point are found by walking from the closest face
+//! to its neighbours (so that faces coplanar with the point elsewhere, seen
+//! within round-off, cannot split the horizon), and the edges from a seen
+//! face to an unseen one form the horizon. It is computed before anything
+//! is changed, so a query that runs out of room leaves a valid polytope
+//! behind.
 
 use crate::gjk::gjk_core;
 use crate::{
     epa_tolerance, EpaStatus, GjkCache, GjkSettings, GjkStatus, Penetration, Simplex,
     MAX_EPA_ITERATIONS,
 };
-use mink_support::{Iso3, MinkowskiDiff, Real, Support, SupportPoint, Vec3};
+use mink_support::{Iso3, MinkowskiDiff, Real, Support, Vec3};
 
-/// Default vertex capacity of a [`Polytope`]: enough for the default
-/// tolerance on deep contacts of curved shapes (an ellipsoid 1.2 m deep in
-/// another needs over 256); polytope pairs use a few dozen.
-pub const EPA_DEFAULT_VERTICES: usize = 384;
-/// Default face capacity of a [`Polytope`] (a closed triangulated polytope
-/// with `V` vertices has `2V - 4` faces).
-pub const EPA_DEFAULT_FACES: usize = 2 * EPA_DEFAULT_VERTICES - 4;
+mod polytope;
 
-/// A face of the polytope: three vertex indices, counter-clockwise seen from
-/// outside, its outward unit normal and its plane's distance to the origin.
-#[derive(Clone, Copy, Debug, Default)]
-struct Face<R> {
-    v: [u16; 3],
-    n: Vec3<R>,
-    d: R,
-    /// Marked as seeing the point being added (then removed).
-    seen: bool,
-}
-
-/// The EPA polytope's storage: `V` vertices and `F` faces in fixed arrays
-/// (no allocation). Build one with [`Polytope::new`] and reuse it across
-/// queries; the defaults take about 32 KB in f32 and 53 KB in f64 (keep
-/// one per thread, or pick smaller capacities on a microcontroller: EPA
-/// then stops earlier on curved shapes, with [`EpaStatus::CapacityReached`]).
-///
-/// Size with `F = 2V - 4`: about `84 V` bytes in f32 and `140 V` in f64
-/// (24 or 48 per vertex, 30 or 46 per face), so `Polytope<f32, 32, 60>`
-/// takes about 2.6 KB and `Polytope<f32, 48, 92>` about 3.9 KB: polytope
-/// pairs rarely need more than a few dozen vertices.
-///
-/// `V` must be at least 4, at most 65535, and `F >= 2V - 4` (checked at
-/// compile time when [`Polytope::new`] is instantiated).
-#[derive(Clone, Debug)]
-pub struct Polytope<R, const V: usize = EPA_DEFAULT_VERTICES, const F: usize = EPA_DEFAULT_FACES> {
-    w: [Vec3<R>; V],
-    a: [Vec3<R>; V],
-    nv: usize,
-    faces: [Face<R>; F],
-    nf: usize,
-    edges: [[u16; 2]; F],
-    stack: [u16; F],
-}
-
-impl<R: Real, const V: usize, const F: usize> Default for Polytope<R, V, F> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<R: Real, const V: usize, const F: usize> Polytope<R, V, F> {
-    const CAPACITY_OK: () = assert!(V >= 4 && V <= u16::MAX as usize && F + 4 >= 2 * V);
-
-    /// An empty polytope buffer.
-    pub fn new() -> Self {
-        let () = Self::CAPACITY_OK;
-        Self {
-            w: [Vec3::ZERO; V],
-            a: [Vec3::ZERO; V],
-            nv: 0,
-            faces: [Face::default(); F],
-            nf: 0,
-            edges: [[0; 2]; F],
-            stack: [0; F],
-        }
-    }
-
-    /// Number of vertices of the polytope built by the last query.
-    pub fn vertex_count(&self) -> usize {
-        self.nv
-    }
-
-    /// Number of faces of the polytope built by the last query.
-    pub fn face_count(&self) -> usize {
-        self.nf
-    }
-
-    #[inline(always)]
-    fn push_vertex(&mut self, sp: &SupportPoint<R>) -> Option<u16> {
-        if self.nv >= V {
-            return None;
-        }
-        let i = self.nv;
-        self.w[i] = sp.w;
-        self.a[i] = sp.a;
-        self.nv += 1;
-        Some(i as u16)
-    }
-
-    #[inline(always)]
-    fn vw(&self, i: u16) -> Vec3<R> {
-        self.w.get(i as usize).copied().unwrap_or(Vec3::ZERO)
-    }
-
-    /// Adds face `(i, j, k)`; a face too thin to have a normal gets an
-    /// infinite distance, so it is never expanded nor seen.
-    #[inline(always)]
-    fn push_face(&mut self, i: u16, j: u16, k: u16) -> bool {
-        if self.nf >= F {
-            return false;
-        }
-        let (p, q, r) = (self.vw(i), self.vw(j), self.vw(k));
-        let n = (q - p).cross(r - p);
-        let face = match n.try_normalize() {
-            Some(n) => Face {
-                v: [i, j, k],
-                n,
-                d: n.dot(p),
-                seen: false,
-            },
-            None => Face {
-                v: [i, j, k],
-                n: Vec3::ZERO,
-                d: R::INFINITY,
-                seen: false,
-            },
-        };
-        self.faces[self.nf] = face;
-        self.nf += 1;
-        true
-    }
-
-    /// The face holding the directed edge `(i, j)`, if any.
-    #[inline(always)]
-    fn face_with_edge(&self, i: u16, j: u16) -> Option<usize> {
-        self.faces[..self.nf].iter().position(|f| {
-            let [a, b, c] = f.v;
-            (a == i && b == j) || (b == i && c == j) || (c == i && a == j)
-        })
-    }
-
-    /// Marks (`seen`) the faces that see `w` (beyond their plane by more
-    /// than `eps`) and are connected to face `start` through seen faces,
-    /// and stores the horizon (edges from a seen face to an unseen one,
-    /// in the seen face's orientation) in `edges`. Returns the number of
-    /// seen faces and of horizon edges, or `None` when a buffer is full.
-    fn flood_visible(&mut self, start: usize, w: Vec3<R>, eps: R) -> Option<(usize, usize)> {
-        let mut top = 0;
-        let mut seen = 0;
-        let mut ne = 0;
-        self.faces.get_mut(start)?.seen = true;
-        self.stack[0] = start as u16;
-        top += 1;
-        seen += 1;
-        while top > 0 {
-            top -= 1;
-            let f = self.faces[self.stack[top] as usize];
-            for (i, j) in [(f.v[0], f.v[1]), (f.v[1], f.v[2]), (f.v[2], f.v[0])] {
-                let g = self.face_with_edge(j, i);
-                let sees = g.map(|g| {
-                    let h = self.faces[g];
-                    (h.seen, h.n.dot(w - self.vw(h.v[0])) > eps)
-                });
-                match (g, sees) {
-                    (_, Some((true, _))) => {}
-                    (Some(g), Some((false, true))) => {
-                        self.faces[g].seen = true;
-                        seen += 1;
-                        *self.stack.get_mut(top)? = g as u16;
-                        top += 1;
-                    }
-                    _ => {
-                        *self.edges.get_mut(ne)? = [i, j];
-                        ne += 1;
-                    }
-                }
-            }
-        }
-        Some((seen, ne))
-    }
-
-    /// Index of the face closest to the origin.
-    #[inline(always)]
-    fn closest_face(&self) -> usize {
-        let mut best = 0;
-        let mut best_d = R::INFINITY;
-        for (i, f) in self.faces[..self.nf].iter().enumerate() {
-            if f.d < best_d {
-                best_d = f.d;
-                best = i;
-            }
-        }
-        best
-    }
-}
+use polytope::Face;
+pub use polytope::{Polytope, EPA_DEFAULT_FACES, EPA_DEFAULT_VERTICES};
 
 /// Penetration of two shapes: GJK, then EPA when the cores overlap, with
 /// the default settings and a default-capacity [`Polytope`] on the stack
@@ -294,6 +115,11 @@ where
 /// `simplex` must hold points of `pair`'s cores' difference around the
 /// origin; an empty one is started from a single support point. The result
 /// never has NaN for finite input; see [`EpaStatus`] for each ending.
+///
+/// Besides `poly`, the query keeps both shapes' support hints for each of
+/// its `V` vertices on the stack: nothing for primitives (their hint is
+/// `()`), 8 bytes a vertex for two hulls (3 KB at the default capacity).
+/// `pair`'s hints are left at those of the last support call.
 pub fn epa<R, A, B, const I: bool, const V: usize, const F: usize>(
     pair: &mut MinkowskiDiff<'_, R, A, B, I>,
     pose_a: &Iso3<R>,
@@ -310,8 +136,7 @@ where
     }
     let rel_tol = epa_tolerance::<R>();
     let mut scale = R::min_positive_value();
-    poly.nv = 0;
-    poly.nf = 0;
+    poly.clear();
     for i in 0..simplex.len() {
         if let Some(sp) = simplex.vertex(i) {
             scale = scale.max_of(sp.a.max_abs()).max_of(sp.b.max_abs());
@@ -330,13 +155,28 @@ where
 
     let mut status = EpaStatus::IterationLimit;
     let mut it = 0;
+    // Each vertex's support hints: an expansion starts both shapes' searches
+    // from those of the closest face's newest vertex (`v[2]` of a cone
+    // face), found along a nearby direction. On the 200-vertex hull pair of
+    // `cargo bench -p mink-benches --bench gjk` this brings the climbs'
+    // start from about 4 edges away from the answer (the last call's hint)
+    // to about 2.2; the best of the face's three vertices along the normal
+    // did worse (2.9).
+    let mut hints = [(A::Hint::default(), B::Hint::default()); V];
+    for h in hints.iter_mut().take(poly.nv) {
+        *h = (pair.hint_a, pair.hint_b);
+    }
     while it < MAX_EPA_ITERATIONS {
         it += 1;
         let best = poly.closest_face();
-        let f = poly.faces[best];
+        let f = poly.face(best);
         if !f.d.finite() {
             status = EpaStatus::Degenerate;
             break;
+        }
+        if let Some(&(ha, hb)) = hints.get(f.v[2] as usize) {
+            pair.hint_a = ha;
+            pair.hint_b = hb;
         }
         let sp = pair.support(f.n);
         scale = scale.max_of(sp.a.max_abs()).max_of(sp.b.max_abs());
@@ -346,46 +186,17 @@ where
             status = EpaStatus::Converged;
             break;
         }
-        if poly.nv >= V {
-            status = EpaStatus::CapacityReached;
+        // Replace the faces that see the new point, connected to the
+        // closest one, by the cone from it over their horizon. Only faces
+        // connected to the closest one are taken, so faces coplanar with
+        // the point elsewhere (a flat cap seen within round-off) cannot
+        // split the horizon into several loops.
+        if let Err(e) = poly.expand(best, &sp, R::EPSILON * scale) {
+            status = e;
             break;
         }
-        // Pass 1: flood the faces that see the new point, from the closest
-        // one across shared edges, collecting the horizon. Only faces
-        // connected to the closest one are taken, so faces coplanar with the
-        // point elsewhere (a flat cap seen within round-off) cannot split
-        // the horizon into several loops.
-        let eps = R::EPSILON * scale;
-        let Some(horizon) = poly.flood_visible(best, sp.w, eps) else {
-            status = EpaStatus::CapacityReached;
-            break;
-        };
-        let (visible, ne) = horizon;
-        if poly.nf - visible + ne > F {
-            status = EpaStatus::CapacityReached;
-            break;
-        }
-        // Pass 2: replace the visible faces by the horizon's cone.
-        let Some(iw) = poly.push_vertex(&sp) else {
-            status = EpaStatus::CapacityReached;
-            break;
-        };
-        let mut j = 0;
-        while j < poly.nf {
-            if poly.faces[j].seen {
-                poly.nf -= 1;
-                poly.faces[j] = poly.faces[poly.nf];
-            } else {
-                j += 1;
-            }
-        }
-        for e in 0..ne {
-            let [p, q] = poly.edges[e];
-            poly.push_face(p, q, iw);
-        }
-        if poly.nf == 0 {
-            status = EpaStatus::Degenerate;
-            break;
+        if let Some(h) = hints.get_mut(poly.nv - 1) {
+            *h = (pair.hint_a, pair.hint_b);
         }
     }
     finish(pair, pose_a, poly, rel_tol * scale, status, iterations + it)
@@ -394,8 +205,11 @@ where
 /// Why the simplex could not be grown to a tetrahedron.
 #[derive(Clone, Copy, Debug)]
 struct Flat<R> {
-    /// The outward normal of `C` at the origin, when the origin is on its
-    /// boundary (the cores touch); zero when `C` itself is flat.
+    /// A unit direction along which `C` has no extent past the origin: its
+    /// outward normal at the origin when the origin is on its boundary
+    /// (the cores touch), the normal of its plane when `C` is flat, any
+    /// direction across its line when it is a segment, and any direction
+    /// when it is a point.
     normal: Vec3<R>,
 }
 
@@ -419,7 +233,6 @@ where
         *iterations += 1;
         sp
     };
-    let flat = Flat { normal: Vec3::ZERO };
     if poly.nv == 4 {
         let [p, q, r, s] = [poly.w[0], poly.w[1], poly.w[2], poly.w[3]];
         let vol = (q - p).dot((r - p).cross(s - p));
@@ -441,7 +254,7 @@ where
             }
         }
         if poly.nv == 1 {
-            return Err(flat);
+            return Err(Flat { normal: Vec3::X });
         }
     }
     if poly.nv == 2 {
@@ -458,13 +271,26 @@ where
             }
         }
         if poly.nv == 2 {
-            return Err(flat);
+            // `C` is a segment through the origin: its two ends (so that
+            // the witnesses can be interpolated at the origin), and any
+            // direction across it.
+            let dir = line / len;
+            let (hi, lo) = (probe(pair, dir, scale), probe(pair, -dir, scale));
+            poly.nv = 0;
+            poly.push_vertex(&hi);
+            poly.push_vertex(&lo);
+            return Err(Flat { normal: e });
         }
     }
     if poly.nv == 3 {
         let (w0, w1, w2) = (poly.w[0], poly.w[1], poly.w[2]);
         let Some(n) = (w1 - w0).cross(w2 - w0).try_normalize() else {
-            return Err(flat);
+            // Three points on a line, within round-off: any direction
+            // across it (the witnesses come from the closest point of the
+            // three to the origin).
+            return Err(Flat {
+                normal: (w1 - w0).any_orthonormal(),
+            });
         };
         // Towards the origin's side of the plane first.
         let s = if n.dot(w0) > R::ZERO { -n } else { n };
@@ -478,7 +304,8 @@ where
                 // origin: the cores touch, with C's outward normal s.
                 return Err(Flat { normal: s });
             }
-            return Err(flat);
+            // `C` is flat, in the plane of the three points.
+            return Err(Flat { normal: s });
         }
     }
     // Orient positively: det(w1 - w0, w2 - w0, w3 - w0) > 0.
@@ -487,13 +314,7 @@ where
         poly.w.swap(1, 2);
         poly.a.swap(1, 2);
     }
-    poly.nf = 0;
-    // With positive volume, face (0,1,2) seen from 3 is clockwise: these are
-    // the outward (counter-clockwise from outside) orders.
-    poly.push_face(0, 2, 1);
-    poly.push_face(0, 1, 3);
-    poly.push_face(0, 3, 2);
-    poly.push_face(1, 2, 3);
+    poly.tetrahedron();
     Ok(())
 }
 
@@ -540,7 +361,8 @@ where
 {
     let closest = poly.closest_face();
     let mut best = closest;
-    if let Some(c) = poly.faces.get(closest).copied() {
+    let c = poly.face(closest);
+    if c.d.finite() {
         let score = |f: &Face<R>| {
             let k = face_coords(poly, f, c.n * c.d);
             let sum = k[0] + k[1] + k[2];
@@ -554,7 +376,7 @@ where
         if best_score < R::ZERO {
             // Coplanar neighbours: same plane within round-off.
             let parallel = R::ONE - R::EPSILON * R::lit(COPLANAR_ULPS);
-            for (i, f) in poly.faces[..poly.nf].iter().enumerate() {
+            for (i, f) in poly.slots().iter().enumerate() {
                 if (f.d - c.d).abs() <= tol && f.n.dot(c.n) >= parallel {
                     let sc = score(f);
                     if sc > best_score {
@@ -565,7 +387,7 @@ where
             }
         }
     }
-    let f = poly.faces.get(best).copied().unwrap_or_default();
+    let f = poly.face(best);
     let n = f.n.try_normalize().unwrap_or(Vec3::X);
     let d = if f.d.finite() {
         f.d.max_of(R::ZERO)
@@ -601,7 +423,10 @@ where
 }
 
 /// The answer when the difference is flat or the origin on its boundary:
-/// the cores touch, so the depth is the inflation.
+/// the cores touch, so the depth is the inflation, along `flat.normal`.
+/// The witnesses are the point of the polytope's (at most three) vertices
+/// nearest the origin, spread back to A and B: exact when it is the
+/// origin ([`EpaStatus::Converged`]), else [`EpaStatus::Degenerate`].
 fn finish_flat<R, A, B, const I: bool, const V: usize, const F: usize>(
     pair: &MinkowskiDiff<'_, R, A, B, I>,
     pose_a: &Iso3<R>,
@@ -614,19 +439,21 @@ where
     A: Support<R>,
     B: Support<R>,
 {
-    // The vertex closest to the origin gives the witnesses.
-    let mut best = 0;
-    for i in 1..poly.nv.min(V) {
-        if poly.w[i].norm_squared() < poly.w[best].norm_squared() {
-            best = i;
-        }
+    let mut simplex = Simplex::new();
+    let mut scale = R::min_positive_value();
+    for i in 0..poly.nv.min(V).min(3) {
+        simplex.push(poly.w[i], poly.a[i]);
+        scale = scale.max_of(poly.w[i].max_abs());
     }
-    let (n, status) = match flat.normal.try_normalize() {
-        Some(n) => (n, EpaStatus::Converged),
-        None => ((-poly.w[best]).normalize_or(Vec3::X), EpaStatus::Degenerate),
+    let closest = simplex.reduce();
+    let (pa, pb) = simplex.witnesses();
+    let n = flat.normal.normalize_or(Vec3::X);
+    let exact = closest.v.norm() <= epa_tolerance::<R>() * scale;
+    let status = if exact {
+        EpaStatus::Converged
+    } else {
+        EpaStatus::Degenerate
     };
-    let pa = poly.a[best];
-    let pb = pa - poly.w[best];
     let (ra, rb) = (pair.a.inflation(), pair.b.inflation());
     Penetration {
         depth: ra + rb,

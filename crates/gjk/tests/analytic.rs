@@ -287,3 +287,45 @@ fn point_shapes<R: Real>() {
     }
 }
 for_each_real!(point_shape, point_shapes);
+
+/// A point on a capsule's axis (or a capsule's axis through another's):
+/// the cores' difference is a segment through the origin, so EPA answers
+/// across it. The depth is the inflation, the normal is perpendicular to
+/// the axis, and the witnesses meet the point: `p_a - p_b = depth ·
+/// normal`, each on its shape.
+fn point_on_a_capsule_axis<R: Real>() {
+    let mut rng = Rng::new(12);
+    for _ in 0..500 {
+        let (radius, half) = (rng.range_f64(0.05, 1.0), rng.range_f64(0.02, 1.5));
+        let capsule = Capsule::new(R::lit(radius), R::lit(half)).unwrap();
+        let pc: Iso3<R> = pose(&mut rng, 2.0);
+        let along = rng.range_f64(-0.99, 0.99) * half;
+        let local = Vec3::new(0.0, 0.0, along);
+        let axis = pc.rotation.mul_vec(Vec3::<R>::Z).cast::<f64>();
+        let at = pc.transform_point(local.cast::<R>());
+        let pp = Iso3::from_translation(at);
+        for flip in [false, true] {
+            let p = if flip {
+                penetration(&mut Pair::new(&Point, &pp, &capsule, &pc), &pp)
+            } else {
+                penetration(&mut Pair::new(&capsule, &pc, &Point, &pp), &pc)
+            };
+            assert_eq!(p.status, EpaStatus::Converged, "{p:?}");
+            close(p.depth.to_f64(), radius, tol::<R>() * 4.0, "depth");
+            let n = p.normal.cast::<f64>();
+            assert!(
+                n.dot(axis).abs() < tol::<R>() * 10.0,
+                "normal {n:?} along the axis {axis:?}"
+            );
+            let gap = p.p_a.cast::<f64>() - p.p_b.cast::<f64>() - n * radius;
+            assert!(gap.norm() < tol::<R>() * 10.0, "{p:?}");
+            let point = at.cast::<f64>();
+            let on_point = if flip { p.p_a } else { p.p_b };
+            assert!(
+                (on_point.cast::<f64>() - point).norm() < tol::<R>() * 10.0,
+                "{p:?}"
+            );
+        }
+    }
+}
+for_each_real!(point_on_a_capsule_axis, point_on_a_capsule_axis);
