@@ -419,3 +419,24 @@ fn hostile_scalars_are_survived() {
         );
     }
 }
+
+/// The GJK harness on random inputs long enough to decode two shapes and
+/// two poses: both regimes are reached often, and no check fails.
+#[test]
+fn gjk_harness_reaches_both_regimes() {
+    use mink_tests::fuzz::gjk_distance::{check_bytes, GjkOutcome};
+    let mut rng = Rng::new(0x6a6b);
+    let mut counts = [0usize; 3];
+    for _ in 0..3_000 {
+        let bytes: Vec<u8> = (0..120).map(|_| rng.next_u64() as u8).collect();
+        for outcome in [check_bytes::<f32>(&bytes), check_bytes::<f64>(&bytes)] {
+            match outcome {
+                Ok(GjkOutcome::Refused) => counts[0] += 1,
+                Ok(GjkOutcome::Separated) => counts[1] += 1,
+                Ok(GjkOutcome::Overlapping) => counts[2] += 1,
+                Err(e) => panic!("{e}: {bytes:?}"),
+            }
+        }
+    }
+    assert!(counts[1] > 1_000 && counts[2] > 1_000, "{counts:?}");
+}

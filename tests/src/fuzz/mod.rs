@@ -3,6 +3,7 @@
 //! (`tests/fuzz_corpus.rs`) and the fuzz targets stay one-line wrappers.
 
 pub mod bytes;
+pub mod gjk_distance;
 mod query_line;
 pub mod seeds;
 mod support_points;
@@ -26,7 +27,21 @@ pub const TARGETS: &[(&str, Harness)] = &[
     ("sat_manifold", sat_manifold),
     ("query_line", query_line),
     ("sdf_build", sdf_build),
+    ("gjk_distance", gjk_distance),
 ];
+
+/// The `gjk_distance` target: [`gjk_distance::check_bytes`] in f32 and f64
+/// — two decoded shapes and poses through mink-gjk's distance, intersect
+/// and penetration in both orders, each answer certified through the
+/// shapes' support functions.
+pub fn gjk_distance(data: &[u8]) {
+    if let Err(e) = gjk_distance::check_bytes::<f32>(data) {
+        panic!("gjk_distance (f32): {e}");
+    }
+    if let Err(e) = gjk_distance::check_bytes::<f64>(data) {
+        panic!("gjk_distance (f64): {e}");
+    }
+}
 
 /// The `query_line` target: any bytes as one line of the query format
 /// through `mink_query::answer_line`, in f32 and f64 with every algorithm:
