@@ -93,11 +93,14 @@ pub(crate) struct Answer<R> {
 /// What certification concluded.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Certified<R> {
-    /// The best answer (the input one or a shallower one found).
-    pub answer: Answer<R>,
+    /// The answer of a face that replaces the input one (shallower, or on
+    /// the boundary); `None` keeps the input answer.
+    pub better: Option<Answer<R>>,
+    /// The depth of the best answer (the input one or `better`), meters.
+    pub depth: R,
     /// The proven lower bound of the depth (meters).
     pub lower: R,
-    /// `true` when `lower` reached `answer.depth` within the tolerance.
+    /// `true` when `lower` reached `depth` within the tolerance.
     pub certified: bool,
     /// Expansion steps taken.
     pub steps: u32,
@@ -105,7 +108,8 @@ pub(crate) struct Certified<R> {
 
 /// Expands from the tetrahedron `tet` (unshifted points, holding the
 /// origin) for at most `budget` steps, starting from the upper bound
-/// `best`. `size` scales the tolerance.
+/// `depth` (the depth of the answer to certify). `size` scales the
+/// tolerance.
 ///
 /// The polytope lives on the stack, sized for the budget: up to
 /// [`CERTIFY_SMALL_STEPS`] steps (the default budget is within it) in
@@ -115,15 +119,15 @@ pub(crate) struct Certified<R> {
 pub(crate) fn certify<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     inf: &mut Inflated<'_, '_, R, A, B, I>,
     tet: [Vertex<R>; 4],
-    best: Answer<R>,
+    depth: R,
     size: R,
     budget: u32,
 ) -> Certified<R> {
     let budget = budget.min(MAX_CERTIFY_STEPS);
     if budget <= CERTIFY_SMALL_STEPS {
-        certify_small(inf, tet, best, size, budget)
+        certify_small(inf, tet, depth, size, budget)
     } else {
-        certify_full(inf, tet, best, size, budget)
+        certify_full(inf, tet, depth, size, budget)
     }
 }
 
@@ -133,13 +137,13 @@ pub(crate) fn certify<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
 fn certify_small<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     inf: &mut Inflated<'_, '_, R, A, B, I>,
     tet: [Vertex<R>; 4],
-    best: Answer<R>,
+    depth: R,
     size: R,
     budget: u32,
 ) -> Certified<R> {
     let mut verts = [tet[0]; CERTIFY_SMALL_VERTICES];
     let mut faces = [Face::EMPTY; CERTIFY_SMALL_FACES];
-    certify_in(inf, tet, best, size, budget, &mut verts, &mut faces)
+    certify_in(inf, tet, depth, size, budget, &mut verts, &mut faces)
 }
 
 /// [`certify`] in the full polytope.
@@ -147,13 +151,13 @@ fn certify_small<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
 fn certify_full<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     inf: &mut Inflated<'_, '_, R, A, B, I>,
     tet: [Vertex<R>; 4],
-    best: Answer<R>,
+    depth: R,
     size: R,
     budget: u32,
 ) -> Certified<R> {
     let mut verts = [tet[0]; CERTIFY_MAX_VERTICES];
     let mut faces = [Face::EMPTY; CERTIFY_MAX_FACES];
-    certify_in(inf, tet, best, size, budget, &mut verts, &mut faces)
+    certify_in(inf, tet, depth, size, budget, &mut verts, &mut faces)
 }
 
 /// The expansion loop of [`certify`] in the given polytope buffers
@@ -163,7 +167,7 @@ fn certify_full<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
 fn certify_in<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     inf: &mut Inflated<'_, '_, R, A, B, I>,
     tet: [Vertex<R>; 4],
-    best: Answer<R>,
+    depth: R,
     size: R,
     budget: u32,
     verts: &mut [Vertex<R>],
@@ -172,7 +176,8 @@ fn certify_in<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     inf.target = Vec3::ZERO;
     let tol = convergence_tolerance::<R>() * size * R::lit(4.0);
     let mut out = Certified {
-        answer: best,
+        better: None,
+        depth,
         lower: R::ZERO,
         certified: false,
         steps: 0,
@@ -190,9 +195,13 @@ fn certify_in<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
             return out;
         };
         if f.n.dot(verts[o as usize].w - verts[i as usize].w) > R::ZERO {
-            f = match make_face(verts, [i, k, j]) {
-                Some(f) => f,
-                None => return out,
+            // The face `[i, k, j]`: swapping the edges of the cross product
+            // negates it exactly, and so its unit normal and plane
+            // distance, bit for bit.
+            f = Face {
+                v: [i, k, j],
+                n: -f.n,
+                d: -f.d,
             };
         }
         faces[nf] = f;
@@ -205,7 +214,7 @@ fn certify_in<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
         };
         let face = faces[fi];
         out.lower = out.lower.max_of(face.d);
-        if face.d >= out.answer.depth - tol {
+        if face.d >= out.depth - tol {
             out.certified = true;
             return out;
         }
@@ -215,13 +224,15 @@ fn certify_in<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
         out.steps += 1;
         let w = inf.support(face.n);
         let reach = face.n.dot(w.w);
-        if reach < out.answer.depth {
-            out.answer = face_answer(inf, verts, &face, reach);
+        if reach < out.depth {
+            out.better = Some(face_answer(inf, verts, &face, reach));
+            out.depth = reach;
         }
         if reach - face.d <= tol {
             // The nearest face lies on the boundary: it is the minimum.
             out.lower = face.d;
-            out.answer = face_answer(inf, verts, &face, reach);
+            out.better = Some(face_answer(inf, verts, &face, reach));
+            out.depth = reach;
             out.certified = true;
             return out;
         }
@@ -239,6 +250,7 @@ fn certify_in<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
 
 /// The face through three vertices with its unit normal (by the vertex
 /// order) and plane distance; `None` when it has no normal.
+#[cfg_attr(not(target_os = "none"), inline(always))]
 fn make_face<R: Real>(verts: &[Vertex<R>], v: [u8; 3]) -> Option<Face<R>> {
     let a = verts[v[0] as usize].w;
     let b = verts[v[1] as usize].w;
@@ -291,6 +303,10 @@ fn move_face<R: Real>(faces: &mut [Face<R>], from: usize, to: usize) {
     slot.d = d;
 }
 
+/// Words of the directed-edge set of [`expand`]: one bit per ordered pair
+/// of polytope vertices.
+const EDGE_WORDS: usize = (CERTIFY_MAX_VERTICES * CERTIFY_MAX_VERTICES).div_ceil(64);
+
 /// Removes the faces the new vertex sees and closes the hole with a fan
 /// from the vertex to the horizon. `false` when a capacity is exceeded or
 /// the polytope would stop holding the origin.
@@ -302,8 +318,11 @@ fn expand<R: Real>(
     tol: R,
 ) -> bool {
     let p = verts[new as usize].w;
-    // The directed edges of the visible faces; a horizon edge is one whose
-    // reverse is not among them.
+    // The directed edges of the visible faces, in a list and as a set (bit
+    // `a * stride + b` for the edge from `a` to `b`); a horizon edge is one
+    // whose reverse is not among them.
+    let stride = verts.len();
+    let mut seen = [0u64; EDGE_WORDS];
     let mut edges = [[0u8; 2]; CERTIFY_MAX_FACES];
     let mut ne = 0;
     let mut visible = [false; CERTIFY_MAX_FACES];
@@ -315,21 +334,16 @@ fn expand<R: Real>(
                 if ne == edges.len() {
                     return false;
                 }
-                edges[ne] = [f.v[e], f.v[(e + 1) % 3]];
+                let (a, b) = (f.v[e], f.v[(e + 1) % 3]);
+                edges[ne] = [a, b];
                 ne += 1;
+                let bit = a as usize * stride + b as usize;
+                seen[bit / 64] |= 1 << (bit % 64);
             }
         }
     }
     if ne == 0 {
         return false;
-    }
-    let mut horizon = [[0u8; 2]; CERTIFY_MAX_FACES];
-    let mut nh = 0;
-    for &[a, b] in &edges[..ne] {
-        if !edges[..ne].iter().any(|&[c, d]| c == b && d == a) {
-            horizon[nh] = [a, b];
-            nh += 1;
-        }
     }
     // Drop the visible faces (swap-remove, keeping the flags in step).
     let mut i = 0;
@@ -342,7 +356,11 @@ fn expand<R: Real>(
             i += 1;
         }
     }
-    for &[a, b] in &horizon[..nh] {
+    for &[a, b] in &edges[..ne] {
+        let reverse = b as usize * stride + a as usize;
+        if seen[reverse / 64] & (1 << (reverse % 64)) != 0 {
+            continue; // inside the visible region, not on the horizon
+        }
         if *nf == faces.len() {
             return false;
         }
@@ -402,32 +420,28 @@ mod tests {
             let tet = dirs.map(|d| inf.support(d));
             let n = Vec3::X;
             let depth = inf.support(n).w.dot(n);
-            let best = Answer {
-                normal: n,
-                depth,
-                p_a: Vec3::ZERO,
-                p_b: Vec3::ZERO,
-            };
             let size = R::ONE;
             for budget in 0..=CERTIFY_SMALL_STEPS {
-                let s = certify_small(&mut inf, tet, best, size, budget);
-                let f = certify_full(&mut inf, tet, best, size, budget);
+                let s = certify_small(&mut inf, tet, depth, size, budget);
+                let f = certify_full(&mut inf, tet, depth, size, budget);
                 assert_eq!(s.steps, f.steps);
                 assert_eq!(s.certified, f.certified);
                 assert_eq!(s.lower.to_f64().to_bits(), f.lower.to_f64().to_bits());
-                assert_eq!(
-                    s.answer.depth.to_f64().to_bits(),
-                    f.answer.depth.to_f64().to_bits()
-                );
-                assert_eq!(s.answer.normal, f.answer.normal);
+                assert_eq!(s.depth.to_f64().to_bits(), f.depth.to_f64().to_bits());
+                let normal = |c: &Certified<R>| c.better.map_or(n, |a| a.normal);
+                assert_eq!(normal(&s), normal(&f));
+                // The depth reported is the better answer's, when there is one.
+                if let Some(b) = s.better {
+                    assert_eq!(b.depth.to_f64().to_bits(), s.depth.to_f64().to_bits());
+                }
                 assert!(s.steps <= budget);
-                assert!(s.lower <= s.answer.depth);
-                assert!(s.answer.depth <= depth);
+                assert!(s.lower <= s.depth);
+                assert!(s.depth <= depth);
                 if budget == 0 {
-                    assert_eq!(s.answer.depth.to_f64(), depth.to_f64());
+                    assert_eq!(s.depth.to_f64(), depth.to_f64());
                 }
                 if budget == CERTIFY_SMALL_STEPS {
-                    improved += usize::from(s.answer.depth < depth);
+                    improved += usize::from(s.depth < depth);
                     bounded += usize::from(s.lower > R::ZERO);
                 }
             }

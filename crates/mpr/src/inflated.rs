@@ -68,11 +68,14 @@ impl<'p, 's, R: Real, A: Support<R>, B: Support<R>, const I: bool> Inflated<'p, 
 
     /// The support point of the inflated difference along `dir` (any length).
     ///
-    /// `#[inline]`, not `always`: a speed-optimized build inlines it at every
-    /// call site, a size-optimized one (`opt-level = "s"`, firmware) keeps
-    /// one copy per pair, which makes the portal loop the same code for
-    /// every pair apart from this call.
-    #[inline]
+    /// Inlined at every call site on a host: left to the compiler, it stayed
+    /// out of line, and the call with its 60-byte answer through memory was
+    /// about a tenth of a box–box or cylinder–cylinder query. On bare metal
+    /// (`target_os = "none"`) plain `#[inline]`: a size-optimized build
+    /// (`opt-level = "s"`, firmware) keeps one copy per pair, which makes the
+    /// portal loop the same code for every pair apart from this call.
+    #[cfg_attr(target_os = "none", inline)]
+    #[cfg_attr(not(target_os = "none"), inline(always))]
     pub fn support(&mut self, dir: Vec3<R>) -> Vertex<R> {
         self.queries += 1;
         let core = self.pair.support(dir);

@@ -55,7 +55,7 @@ pub fn intersect<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
         core: interior,
         u: Vec3::ZERO,
     };
-    let pass = portal::run(&mut inf, v0, Ray::ThroughOrigin, true, true);
+    let pass = portal::run(&mut inf, v0, Ray::ThroughOrigin, None, true, true);
     let (overlapping, status) = match pass.end {
         End::Inside => (true, MprStatus::Converged),
         End::Converged(..) | End::RefinementCap(..) if pass.inside => (true, MprStatus::Converged),

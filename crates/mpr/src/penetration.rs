@@ -8,7 +8,7 @@ use crate::inflated::{Inflated, Vertex};
 use crate::limits::{barycentric_slack, reseed_gain, self_consistency_sine, MAX_RESEED_PASSES};
 use crate::portal::{self, End, Pass, Ray};
 use crate::result::{MprSettings, MprStatus, Penetration};
-use crate::triangle::{closest_to_origin, foot_point};
+use crate::triangle::{closest_on_edges, foot_point};
 use mink_support::{Iso3, MinkowskiDiff, Real, Support, SupportPoint, Vec3};
 
 /// Penetration of A and B: depth, unit normal from A to B, contact point
@@ -31,10 +31,7 @@ pub fn penetration<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
 /// One overlapping answer in A's frame, before it is mapped to the world.
 #[derive(Clone, Copy, Debug)]
 struct Candidate<R> {
-    depth: R,
-    normal: Vec3<R>,
-    p_a: Vec3<R>,
-    p_b: Vec3<R>,
+    answer: Answer<R>,
     /// Self-consistent (or exact).
     consistent: bool,
     capped: bool,
@@ -129,7 +126,7 @@ fn mpr<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
         core: interior,
         u: Vec3::ZERO,
     };
-    let first = portal::run(inf, v0, Ray::ThroughOrigin, true, false);
+    let first = portal::run(inf, v0, Ray::ThroughOrigin, None, true, false);
     let mut iterations = iterations_before + first.iterations;
     let mut passes = 1;
     let mut best = match first.end {
@@ -154,21 +151,23 @@ fn mpr<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     // from an interior point behind the origin, until the face the ray hits
     // is the face whose normal it is. Keep the shallowest answer: each depth
     // is a valid separating translation, so the smallest is the best.
-    let mut current = best;
+    // The last pass's consistency and normal (not a copy of its whole
+    // answer: only the best one is kept).
+    let (mut consistent, mut n) = (best.consistent, best.answer.normal);
     let mut last = first;
     let reseeds = settings.reseed_passes.min(MAX_RESEED_PASSES);
     for _ in 0..reseeds {
-        if current.consistent {
+        if consistent {
             break;
         }
-        let n = current.normal;
         let Some(seed) = reseed_point(inf, &last, n, v0) else {
             break;
         };
-        let pass = portal::run(inf, seed.0, seed.1, false, false);
+        // The ray runs along `n`, whose support the last pass ended on.
+        let pass = portal::run(inf, seed.0, seed.1, last.end_support(), false, false);
         iterations += pass.iterations;
         passes += 1;
-        current = match pass.end {
+        let current = match pass.end {
             End::Converged(n, v4) | End::RefinementCap(n, v4) => {
                 let capped = matches!(pass.end, End::RefinementCap(..));
                 candidate(inf, &pass, n, v4, capped)
@@ -176,29 +175,26 @@ fn mpr<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
             _ => break,
         };
         last = pass;
-        let gain = best.depth - current.depth;
-        if current.depth < best.depth || (current.consistent && current.depth <= best.depth) {
+        (consistent, n) = (current.consistent, current.answer.normal);
+        let gain = best.answer.depth - current.answer.depth;
+        if current.answer.depth < best.answer.depth
+            || (current.consistent && current.answer.depth <= best.answer.depth)
+        {
             best = current;
         }
         // On curved surfaces the passes creep towards consistency; stop
         // once a pass no longer pays for itself.
-        if gain <= reseed_gain::<R>() * best.depth {
+        if gain <= reseed_gain::<R>() * best.answer.depth {
             break;
         }
     }
 
     // Certify (or improve) with polytope expansion from the last
     // tetrahedron; the last pass's support queries are already paid for.
-    let answer = Answer {
-        normal: best.normal,
-        depth: best.depth,
-        p_a: best.p_a,
-        p_b: best.p_b,
-    };
     let checked = certify(
         inf,
         tetrahedron(&last),
-        answer,
+        best.answer.depth,
         last.size,
         settings.certify_steps,
     );
@@ -210,9 +206,9 @@ fn mpr<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     } else {
         MprStatus::Unverified
     };
-    let found = checked.answer;
+    let found = checked.better.unwrap_or(best.answer);
     let (mut depth, mut lower, mut p_a, mut p_b) =
-        (found.depth, checked.lower, found.p_a, found.p_b);
+        (checked.depth, checked.lower, found.p_a, found.p_b);
     if !inf.inflate {
         let r = inf.r_a + inf.r_b;
         depth += r;
@@ -240,10 +236,12 @@ fn mpr<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
 #[inline(always)]
 fn unreachable_inside<R: Real>() -> Candidate<R> {
     Candidate {
-        depth: R::ZERO,
-        normal: Vec3::ZERO,
-        p_a: Vec3::ZERO,
-        p_b: Vec3::ZERO,
+        answer: Answer {
+            normal: Vec3::ZERO,
+            depth: R::ZERO,
+            p_a: Vec3::ZERO,
+            p_b: Vec3::ZERO,
+        },
         consistent: false,
         capped: true,
     }
@@ -277,31 +275,36 @@ fn finite_or_error<R: Real>(p: Penetration<R>) -> Penetration<R> {
 /// (A's frame): the portal's normal, the support along it as the depth, and
 /// witnesses from the origin's closest point on the portal.
 fn candidate<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
-    inf: &mut Inflated<'_, '_, R, A, B, I>,
+    inf: &Inflated<'_, '_, R, A, B, I>,
     pass: &Pass<R>,
     n: Vec3<R>,
     v4: Vertex<R>,
     capped: bool,
 ) -> Candidate<R> {
-    let [_, v1, v2, v3] = pass.v;
+    let [_, v1, v2, v3] = &pass.v;
     let t = pass.target;
     let (w1, w2, w3) = (v1.w + t, v2.w + t, v3.w + t);
     // Self-consistent when the origin's foot on the portal plane lies in the
     // portal, or when the ray already runs along the normal.
     let slack = barycentric_slack::<R>();
-    let foot_inside = match foot_point(w1, w2, w3) {
-        Some((_, l)) => l[0] >= -slack && l[1] >= -slack && l[2] >= -slack,
-        None => false,
-    };
+    let foot = foot_point(w1, w2, w3).map(|(_, l)| l);
+    let foot_inside = foot.is_some_and(|l| l[0] >= -slack && l[1] >= -slack && l[2] >= -slack);
     let along =
         n.cross(pass.dir).norm() <= self_consistency_sine::<R>() && n.dot(pass.dir) > R::ZERO;
-    let (_, l) = closest_to_origin(w1, w2, w3);
-    let (p_a, p_b) = inf.mixed_witnesses([&v1, &v2, &v3], l);
+    // The closest point of the portal to the origin: the foot when it lies
+    // in the portal (without the slack), else on an edge.
+    let l = match foot {
+        Some(l) if l[0] >= R::ZERO && l[1] >= R::ZERO && l[2] >= R::ZERO => l,
+        _ => closest_on_edges(w1, w2, w3).1,
+    };
+    let (p_a, p_b) = inf.mixed_witnesses([v1, v2, v3], l);
     Candidate {
-        depth: n.dot(v4.w + t),
-        normal: n,
-        p_a,
-        p_b,
+        answer: Answer {
+            normal: n,
+            depth: n.dot(v4.w + t),
+            p_a,
+            p_b,
+        },
         consistent: foot_inside || along,
         capped,
     }

@@ -75,6 +75,20 @@ pub(crate) struct Pass<R> {
     pub iterations: u32,
 }
 
+impl<R: Real> Pass<R> {
+    /// The support the pass ended on, unshifted (along its normal, when it
+    /// converged or hit the refinement cap).
+    pub fn end_support(&self) -> Option<Vertex<R>> {
+        match self.end {
+            End::Converged(_, mut v) | End::RefinementCap(_, mut v) => {
+                v.w += self.target;
+                Some(v)
+            }
+            _ => None,
+        }
+    }
+}
+
 /// Shifts a vertex from one target to another.
 #[inline(always)]
 fn retarget<R: Real>(v: &mut Vertex<R>, old: Vec3<R>, new: Vec3<R>) {
@@ -83,6 +97,9 @@ fn retarget<R: Real>(v: &mut Vertex<R>, old: Vec3<R>, new: Vec3<R>) {
 
 /// Runs one pass from the interior vertex `v0` (unshifted) along `ray`.
 ///
+/// `along_ray` is the support along the ray's direction when the caller
+/// already has it (unshifted): a re-seeding pass casts its ray along the
+/// normal the last pass converged to, whose support that pass queried.
 /// `check_separation` enables the early "separated" exits, valid only when
 /// the target is the origin; `stop_inside` returns [`End::Inside`] as soon
 /// as the origin is known to be inside (the boolean query).
@@ -90,19 +107,24 @@ pub(crate) fn run<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     inf: &mut Inflated<'_, '_, R, A, B, I>,
     v0: Vertex<R>,
     ray: Ray<R>,
+    along_ray: Option<Vertex<R>>,
     check_separation: bool,
     stop_inside: bool,
 ) -> Pass<R> {
     inf.target = Vec3::ZERO;
     let mut v0 = v0;
-    let (dir, mut coincident) = match ray {
-        Ray::ThroughOrigin => match (-v0.w).try_normalize() {
-            Some(d) => (d, false),
-            None => (Vec3::X, true),
-        },
-        Ray::Along(d) => (d.normalize_or(Vec3::X), false),
+    let raw = match ray {
+        Ray::ThroughOrigin => -v0.w,
+        Ray::Along(d) => d,
     };
-    let mut v1 = inf.support(dir);
+    let (dir, mut coincident) = match raw.try_normalize() {
+        Some(d) => (d, false),
+        None => (Vec3::X, matches!(ray, Ray::ThroughOrigin)),
+    };
+    let mut v1 = match along_ray {
+        Some(v) => v,
+        None => inf.support(query(raw, dir)),
+    };
     let size = (v1.w - v0.w).norm().max_of(R::min_positive_value());
     let mut check = check_separation;
     let mut inside = false;
@@ -145,8 +167,9 @@ pub(crate) fn run<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
         // v1 lies on the ray: any plane holding the ray holds v1 too.
         m = dir.any_orthonormal();
     }
-    let m = m.normalize_or(dir.any_orthonormal());
-    let v2 = inf.support(m);
+    let unit = m.normalize_or(dir.any_orthonormal());
+    let v2 = inf.support(query(m, unit));
+    let m = unit;
     pass.iterations += 1;
     if check && v2.w.dot(m) < R::ZERO {
         pass.end = End::Separated(m);
@@ -171,7 +194,7 @@ pub(crate) fn run<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
         let Some(nu) = n.try_normalize() else {
             return pass; // Degenerate
         };
-        let v3 = inf.support(nu);
+        let v3 = inf.support(query(n, nu));
         pass.v[3] = v3;
         if check && v3.w.dot(nu) < R::ZERO {
             pass.end = End::Separated(nu);
@@ -210,6 +233,24 @@ pub(crate) fn run<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     }
     refine(inf, &mut pass, check, stop_inside);
     pass
+}
+
+/// The direction to query the support along, for a direction `raw` (any
+/// length) whose unit vector is `unit`: `raw` itself when its squared length
+/// is a normal number (a support takes a direction of any length), so that
+/// an out-of-order core runs the query while it computes the square root and
+/// the division of the normalization, else `unit`. On bare metal
+/// (`target_os = "none"`, in-order cores) there is nothing to overlap:
+/// `unit`, which keeps the firmware's answers those of the normalized
+/// queries.
+#[inline(always)]
+fn query<R: Real>(raw: Vec3<R>, unit: Vec3<R>) -> Vec3<R> {
+    let n2 = raw.norm_squared();
+    if !cfg!(target_os = "none") && n2 >= R::min_positive_value() && n2 <= R::MAX {
+        raw
+    } else {
+        unit
+    }
 }
 
 /// Rounding slack of the triple product `(a × b) · c`: a few ulps of the
@@ -292,10 +333,11 @@ fn refine<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
         // A portal collapsed to a segment: the boundary there is an edge the
         // ray passes through; stop with the ray itself as the normal (one
         // support call site for both cases keeps the loop small).
-        let (n, collapsed) = match (v2 - v1).cross(v3 - v1).try_normalize() {
-            Some(n) if n.dot(v1 - v0.w) >= R::ZERO => (n, false),
-            Some(n) => (-n, false),
-            None => (pass.dir, true),
+        let raw = (v2 - v1).cross(v3 - v1);
+        let (n, q, collapsed) = match raw.try_normalize() {
+            Some(n) if n.dot(v1 - v0.w) >= R::ZERO => (n, query(raw, n), false),
+            Some(n) => (-n, query(-raw, -n), false),
+            None => (pass.dir, pass.dir, true),
         };
         if !collapsed && !pass.inside && n.dot(v1) >= R::ZERO {
             pass.inside = true;
@@ -304,7 +346,7 @@ fn refine<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
                 break;
             }
         }
-        let v4 = inf.support(n);
+        let v4 = inf.support(q);
         if collapsed {
             last = End::Converged(n, v4);
             break;

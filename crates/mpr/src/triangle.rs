@@ -49,6 +49,13 @@ pub(crate) fn closest_to_origin<R: Real>(a: Vec3<R>, b: Vec3<R>, c: Vec3<R>) -> 
         }
     }
     // Outside the face (or no face): the best of the three edges.
+    closest_on_edges(a, b, c)
+}
+
+/// The point of the edges of triangle `(a, b, c)` closest to the origin,
+/// with barycentric coordinates: [`closest_to_origin`] when the origin's
+/// foot point is known to lie outside the triangle (or it has no plane).
+pub(crate) fn closest_on_edges<R: Real>(a: Vec3<R>, b: Vec3<R>, c: Vec3<R>) -> (Vec3<R>, [R; 3]) {
     let (p_ab, t_ab) = closest_on_segment(a, b);
     let (p_bc, t_bc) = closest_on_segment(b, c);
     let (p_ca, t_ca) = closest_on_segment(c, a);
