@@ -16,6 +16,12 @@
 //!   `contact_manifold_cuboid_cuboid` (boxes) with prediction 2 cm, from
 //!   scratch (the reused parry manifold's points are cleared before each
 //!   call, so its contact recycling never fires);
+//! - the same two manifolds warm, on a moving pair: each configuration
+//!   alternates between its pose and B turned by 0.5° about its centre and
+//!   moved by 1 mm, with one `SatCache` (`mink_sat::manifold_cached`) and
+//!   one parry `ContactManifold` (its normal seeds GJK, its points are
+//!   recycled when they moved less than parry's 1 mm / 1° thresholds) kept
+//!   per configuration across calls;
 //! - the share of face tests and edge pairs culled.
 //!
 //! Each figure is the mean over the 512 configurations and the median of
@@ -28,8 +34,8 @@ use std::time::Instant;
 
 use criterion::Criterion;
 use mink_gjk::{distance, GjkStatus};
-use mink_sat::{manifold, sat, Culling, SatData, SatHull};
-use mink_support::{ConvexHull, Iso3, Pair, Real, Vec3};
+use mink_sat::{manifold, manifold_cached, sat, Culling, SatCache, SatData, SatHull};
+use mink_support::{ConvexHull, Iso3, Mat3, Pair, Real, Vec3};
 use mink_testkit::Rng;
 use parry3d::math::{Pose, Vec3 as PVec3};
 use parry3d::query::details::{contact_manifold_cuboid_cuboid, contact_manifold_pfm_pfm};
@@ -40,6 +46,10 @@ const POSES: usize = 512;
 const SAMPLES: usize = 11;
 const GAP: f32 = 0.01;
 const MARGIN: f32 = 0.02;
+/// The warm runs' motion between two calls: a turn of B about its centre
+/// (radians) and a shift (meters).
+const TURN: f32 = 0.5 * std::f32::consts::PI / 180.0;
+const SHIFT: f32 = 0.001;
 
 fn pv(v: Vec3<f32>) -> PVec3 {
     PVec3::new(v.x, v.y, v.z)
@@ -134,6 +144,26 @@ fn bench_pair(rng: &mut Rng, name: &str, a: &Shape, b: &Shape) {
     }
     let n = set.len() as f64;
     let pset: Vec<Pose> = set.iter().map(|(pa, pb)| ppose(&pa.inv_mul(pb))).collect();
+    // The moved poses of the warm runs.
+    let moved: Vec<Iso3<f32>> = set
+        .iter()
+        .map(|(_, pb)| {
+            let turn = Mat3::from_axis_angle(rng.unit_vec::<f32>(), TURN);
+            let centre = pb.transform_point(b.data.arrays().sphere.center);
+            let rotation = turn.mul_mat(&pb.rotation);
+            let t = centre - rotation.mul_vec(b.data.arrays().sphere.center);
+            Iso3::from_parts(rotation, t + rng.unit_vec::<f32>() * SHIFT)
+        })
+        .collect();
+    let pmoved: Vec<Pose> = set
+        .iter()
+        .zip(&moved)
+        .map(|((pa, _), pb)| ppose(&pa.inv_mul(pb)))
+        .collect();
+    let mut caches = vec![SatCache::default(); set.len()];
+    let mut pms: Vec<ContactManifold<(), ()>> =
+        (0..set.len()).map(|_| ContactManifold::new()).collect();
+    let (mut flip_m, mut flip_p) = (false, false);
     let mut pm: ContactManifold<(), ()> = ContactManifold::new();
     let mut sat_on = || {
         set.iter()
@@ -171,17 +201,46 @@ fn bench_pair(rng: &mut Rng, name: &str, a: &Shape, b: &Shape) {
         }
         acc
     };
-    let [t_on, t_off, t_gjk, t_mm, t_pm] = timed([
+    let mut mink_warm = || {
+        flip_m = !flip_m;
+        let mut acc = 0.0;
+        for (k, ((pa, pb), cache)) in set.iter().zip(caches.iter_mut()).enumerate() {
+            let pb = if flip_m { &moved[k] } else { pb };
+            acc += manifold_cached(&sa, pa, &sb, pb, MARGIN, cache)
+                .points
+                .len() as f32;
+        }
+        acc
+    };
+    let mut parry_warm = || {
+        flip_p = !flip_p;
+        let mut acc = 0.0;
+        for (k, pm) in pms.iter_mut().enumerate() {
+            let p12 = if flip_p { &pmoved[k] } else { &pset[k] };
+            match (&a.cuboid, &b.cuboid) {
+                (Some(ca), Some(cb)) => contact_manifold_cuboid_cuboid(p12, ca, cb, MARGIN, pm),
+                _ => contact_manifold_pfm_pfm(
+                    p12, &a.parry, 0.0, None, &b.parry, 0.0, None, MARGIN, pm,
+                ),
+            }
+            acc += pm.points.len() as f32;
+        }
+        acc
+    };
+    let [t_on, t_off, t_gjk, t_mm, t_pm, t_mw, t_pw] = timed([
         &mut sat_on,
         &mut sat_off,
         &mut gjk,
         &mut mink_m,
         &mut parry_m,
+        &mut mink_warm,
+        &mut parry_warm,
     ]);
     println!(
-        "{name:<20} {t_on:>8.3} {t_off:>8.3} {t_gjk:>8.3} {:>6.2}x {t_mm:>8.3} {t_pm:>8.3} {:>6.2}x {:>6.1}% {:>6.1}%",
+        "{name:<18} {t_on:>7.3} {t_off:>7.2} {t_gjk:>7.3} {:>6.2}x {t_mm:>7.3} {t_pm:>7.3} {:>6.2}x {t_mw:>7.3} {t_pw:>7.3} {:>6.2}x {:>6.1}% {:>6.1}%",
         t_on / t_gjk,
         t_pm / t_mm,
+        t_pw / t_mw,
         100.0 * faces / n,
         100.0 * pairs / n,
     );
@@ -226,8 +285,8 @@ fn main() {
         );
     }
     println!(
-        "\nµs per call, near touching (1 cm); SAT/GJK and parry/mink manifold ratios; % culled\n{:<20} {:>8} {:>8} {:>8} {:>7} {:>8} {:>8} {:>7} {:>7} {:>7}",
-        "pair", "sat", "sat-nc", "gjk", "sat/gjk", "manifold", "parry", "parry/m", "faces", "edges"
+        "\nµs per call, near touching (1 cm); SAT/GJK and parry/mink manifold ratios, from scratch and warm; % culled\n{:<18} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+        "pair", "sat", "sat-nc", "gjk", "sat/gjk", "mfold", "parry", "parry/m", "m-warm", "p-warm", "p/m", "faces", "edges"
     );
     bench_pair(&mut rng, "complex-complex", &complex, &complex);
     bench_pair(&mut rng, "rock-rock", &rock, &rock);

@@ -6,8 +6,10 @@
 //! SAT is skipped. Otherwise the full SAT runs and refreshes the cache.
 
 use crate::hull_data::SatHull;
-use crate::manifold::{manifold_from, Manifold, ManifoldStatus};
-use crate::query::{sat_local, Culling, SatAxis, SatFeature, SatResult, SatStatus};
+use crate::manifold::{goal, manifold_from, Manifold, ManifoldStatus};
+use crate::query::{
+    lowest, sat_local, to_world, Culling, Goal, SatAxis, SatFeature, SatResult, SatStatus,
+};
 use mink_support::{Iso3, Real, Vec3};
 
 /// The feature of the last SAT answer for one pair of hulls. Start with
@@ -45,8 +47,7 @@ fn retest<R: Real>(
     let (ha, hb) = (a.hull(), b.hull());
     let rot = pose_ab.rotation;
     let t = pose_ab.translation;
-    let min_proj =
-        |vs: &[Vec3<R>], dir: Vec3<R>| vs.iter().fold(R::MAX, |m, &v| m.min_of(dir.dot(v)));
+    let min_proj = |vs: &[Vec3<R>], dir: Vec3<R>| lowest(vs, dir).1;
     match feature {
         SatFeature::FaceA(f) => {
             let p = ha.planes().get(f as usize)?;
@@ -85,8 +86,9 @@ fn retest<R: Real>(
 /// The separating-axis test with a feature cache: the cached feature is
 /// re-tested first, and when its axis still separates the hulls by more
 /// than `margin` (meters) the answer is [`CachedSat::Apart`] at the cost of
-/// one axis; otherwise the full [`sat`](crate::sat) runs (with culling) and
-/// refreshes `cache`.
+/// one axis; otherwise the full [`sat`](crate::sat) runs (with culling,
+/// the cached feature tested first so that the culling bites from the
+/// start; the same answer) and refreshes `cache`.
 ///
 /// A non-finite pose or margin gives `Full` with [`SatStatus::NonFinite`]
 /// and leaves the cache untouched.
@@ -113,18 +115,19 @@ pub fn sat_cached<R: Real>(
             }
         }
     }
-    let r = crate::sat(a, pose_a, b, pose_b, Culling::On);
-    if r.status == SatStatus::Ok {
-        cache.feature = Some(r.best.feature);
-    }
-    CachedSat::Full(r)
+    let Some(r) = sat_local(a, b, &pose_ab, Culling::On, cache.feature, Goal::exact()) else {
+        return CachedSat::Full(SatResult::failed(SatStatus::Empty));
+    };
+    cache.feature = Some(r.best.feature);
+    CachedSat::Full(to_world(r, pose_a))
 }
 
 /// The contact manifold with a feature cache: when the cached feature still
 /// separates the hulls by more than `margin`, an empty manifold along that
 /// axis ([`ManifoldStatus::Ok`], no points) without running the full SAT;
-/// otherwise [`manifold`](crate::manifold()), refreshing `cache` with the
-/// SAT's best feature.
+/// otherwise [`manifold`](crate::manifold()) with the cached feature tested
+/// first (the same points), refreshing `cache` with the manifold's
+/// feature.
 pub fn manifold_cached<R: Real>(
     a: &SatHull<'_, R>,
     pose_a: &Iso3<R>,
@@ -148,9 +151,12 @@ pub fn manifold_cached<R: Real>(
             }
         }
     }
-    let Some(q) = sat_local(a, b, &pose_ab, Culling::On) else {
+    let margin = margin.max_of(R::ZERO);
+    let goal = goal(a, b, margin);
+    let Some(q) = sat_local(a, b, &pose_ab, Culling::On, cache.feature, goal) else {
         return Manifold::empty(ManifoldStatus::Empty);
     };
-    cache.feature = Some(q.best.feature);
-    manifold_from(a, pose_a, b, pose_b, &pose_ab, q, margin.max_of(R::ZERO))
+    let m = manifold_from(a, pose_a, b, pose_b, &pose_ab, q, margin);
+    cache.feature = Some(m.feature);
+    m
 }

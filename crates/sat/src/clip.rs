@@ -89,17 +89,25 @@ pub(crate) fn incident_face<R: Real>(inc: &SatHull<'_, R>, pose_ri: &Iso3<R>, n:
     best.0
 }
 
+/// A clipping buffer: one polygon, reference frame.
+pub(crate) type ClipPolygon<R> = HVec<ClipVertex<R>, MAX_CLIP_VERTICES>;
+
 /// Clips incident face `inc_face` of `inc` (posed by `pose_ri` in the
 /// reference frame) against the side planes of face `ref_face` of `refh`,
-/// and returns the clipped polygon, reference frame.
-pub(crate) fn clip_incident<R: Real>(
+/// and returns the clipped polygon (reference frame), which lives in one
+/// of the two buffers `bufs`: each side plane clips one buffer into the
+/// other, so no polygon is ever copied.
+pub(crate) fn clip_incident<'b, R: Real>(
     refh: &SatHull<'_, R>,
     ref_face: usize,
     inc: &SatHull<'_, R>,
     inc_face: usize,
     pose_ri: &Iso3<R>,
-) -> Result<HVec<ClipVertex<R>, MAX_CLIP_VERTICES>, ClipError> {
-    let mut poly: HVec<ClipVertex<R>, MAX_CLIP_VERTICES> = HVec::new();
+    bufs: &'b mut [ClipPolygon<R>; 2],
+) -> Result<&'b [ClipVertex<R>], ClipError> {
+    let [first, second] = bufs;
+    let (mut poly, mut next) = (first, second);
+    poly.clear();
     let ivs = inc.hull().vertices();
     for &v in inc.hull().face(inc_face) {
         let Some(&p) = ivs.get(v as usize) else {
@@ -115,9 +123,8 @@ pub(crate) fn clip_incident<R: Real>(
     let rh = refh.hull();
     let (rvs, lp) = (rh.vertices(), rh.face(ref_face));
     let Some(plane) = rh.planes().get(ref_face) else {
-        return Ok(poly);
+        return Ok(poly.as_slice());
     };
-    let mut next: HVec<ClipVertex<R>, MAX_CLIP_VERTICES> = HVec::new();
     for (k, &v0) in lp.iter().enumerate() {
         let v1 = lp[(k + 1) % lp.len()];
         let (Some(&p0), Some(&p1)) = (rvs.get(v0 as usize), rvs.get(v1 as usize)) else {
@@ -127,11 +134,15 @@ pub(crate) fn clip_incident<R: Real>(
         let side = (p1 - p0).cross(plane.normal);
         let offset = side.dot(p0);
         next.clear();
-        let count = poly.len();
-        for i in 0..count {
-            let a = poly[i];
-            let b = poly[(i + 1) % count];
-            let (da, db) = (side.dot(a.p) - offset, side.dot(b.p) - offset);
+        // Each vertex a (if inside), then where the edge a → b crosses the
+        // plane, for the edges in loop order.
+        let Some(&first) = poly.first() else {
+            break;
+        };
+        let mut a = first;
+        let mut da = side.dot(a.p) - offset;
+        for &b in poly.iter().skip(1).chain(poly.first()) {
+            let db = side.dot(b.p) - offset;
             if da <= R::ZERO {
                 next.push(a).map_err(|_| ClipError::Capacity)?;
             }
@@ -148,13 +159,15 @@ pub(crate) fn clip_incident<R: Real>(
                 };
                 next.push(cv).map_err(|_| ClipError::Capacity)?;
             }
+            a = b;
+            da = db;
         }
         core::mem::swap(&mut poly, &mut next);
         if poly.is_empty() {
             break;
         }
     }
-    Ok(poly)
+    Ok(poly.as_slice())
 }
 
 /// Twice the signed area of the triangle `(a, b, c)` seen along `n`.

@@ -1,8 +1,9 @@
 //! # mink-sat
 //!
 //! The separating-axis test (SAT) between convex hulls, with Box3D's
-//! inscribed-sphere culling of faces and edges and the Gauss-map test that
-//! keeps only the edge pairs forming faces of the Minkowski difference.
+//! inscribed-sphere culling of faces and edges, tightened by the other
+//! hull's vertex nearest the contact, and the Gauss-map test that keeps
+//! only the edge pairs forming faces of the Minkowski difference.
 //!
 //! - [`hull_data`]: what SAT needs of a hull, computed once when the hull
 //!   is built: the Gauss-map arc of every edge ([`GaussArc`]) and an
@@ -11,14 +12,19 @@
 //!   owns them under the `alloc` feature.
 //! - [`query`]: [`sat`], the query between two posed hulls: the best face
 //!   of A, of B and edge pair, the overall maximum separation, and counters
-//!   of what the culling saved ([`SatCounters`]).
+//!   of what the culling saved ([`SatCounters`]). Its face bounds live in
+//!   `bounds` (computed once per query, four faces at a time, and kept for
+//!   the edges), its edge stage in `edges`.
 //! - [`manifold`](mod@manifold): [`manifold()`], the contact manifold from
 //!   the SAT axis: reference and incident faces, clipping, up to 4 points
 //!   within a speculative margin with stable [`FeatureId`]s; an edge–edge
-//!   contact as one point (face clipping and reduction live in `clip`).
+//!   contact as one point (face clipping and reduction live in `clip`). Its
+//!   SAT query stops at the first axis that separates the hulls by more
+//!   than the margin, and skips the features its preference rules out.
 //! - [`cache`]: frame-to-frame coherence: the last best feature
 //!   ([`SatCache`]) re-tested first by [`sat_cached`] and
-//!   [`manifold_cached`], the full SAT only when it no longer separates.
+//!   [`manifold_cached`], the full SAT (seeded with it) only when it no
+//!   longer separates.
 //! - `fuzz` (feature `alloc`): the invariants a fuzz target checks, on any
 //!   pair of hulls or on bytes.
 //!
@@ -55,8 +61,10 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+mod bounds;
 pub mod cache;
 mod clip;
+mod edges;
 #[cfg(feature = "alloc")]
 pub mod fuzz;
 pub mod hull_data;
@@ -72,4 +80,5 @@ pub use manifold::{manifold, Manifold, ManifoldStatus, FEATURE_PREFERENCE_FRACTI
 pub use query::{
     edge_is_candidate, sat, Culling, SatAxis, SatCounters, SatFeature, SatResult, SatStatus,
     ARC_PARALLEL_EPS, CULL_ROUNDING_EPS, EDGE_BATCH_CAPACITY, EDGE_PARALLEL_SQRT_EPS,
+    FACE_BOUND_CAPACITY,
 };

@@ -7,7 +7,7 @@ use crate::clip::{
     FeatureId, MAX_MANIFOLD_POINTS, NO_FEATURE,
 };
 use crate::hull_data::SatHull;
-use crate::query::{sat_local, Culling, SatCounters, SatFeature, SatResult};
+use crate::query::{sat_local, Culling, Goal, SatCounters, SatFeature, SatResult};
 use heapless::Vec as HVec;
 use mink_support::{HullIndex, Iso3, Real, Vec3};
 
@@ -44,7 +44,9 @@ pub struct Manifold<R> {
     /// The SAT feature the manifold was built from.
     pub feature: SatFeature,
     /// The hulls' SAT separation along `normal`, meters (negative when
-    /// overlapping).
+    /// overlapping). When it exceeds the margin (no points), it is the gap
+    /// along the first axis found to separate the hulls by more than the
+    /// margin: a lower bound on the SAT separation.
     pub separation: R,
     /// Up to [`MAX_MANIFOLD_POINTS`] points whose separation is at most the
     /// margin.
@@ -70,7 +72,9 @@ impl<R: Real> Manifold<R> {
 /// (world frame, meters), keeping the points whose separation is at most
 /// `margin` (meters, the speculative margin; negative values count as 0).
 ///
-/// The SAT axis (with culling) decides the contact type. A face (A's, or
+/// The SAT axis (with culling) decides the contact type. As soon as an
+/// axis separates the hulls by more than the margin the query stops: no
+/// points. Otherwise a face (A's, or
 /// B's when it separates clearly better) is the reference face; the
 /// incident face is the other hull's face most anti-parallel to it; the
 /// incident face is clipped against the reference face's side planes, and
@@ -94,10 +98,27 @@ pub fn manifold<R: Real>(
     }
     let margin = margin.max_of(R::ZERO);
     let pose_ab = pose_a.inv_mul(pose_b);
-    let Some(q) = sat_local(a, b, &pose_ab, Culling::On) else {
+    let Some(q) = sat_local(a, b, &pose_ab, Culling::On, None, goal(a, b, margin)) else {
         return Manifold::empty(ManifoldStatus::Empty);
     };
     manifold_from(a, pose_a, b, pose_b, &pose_ab, q, margin)
+}
+
+/// How much better (meters) an edge pair must separate than the best face,
+/// or B's best face than A's, to be chosen.
+fn preference<R: Real>(a: &SatHull<'_, R>, b: &SatHull<'_, R>) -> R {
+    R::lit(FEATURE_PREFERENCE_FRACTION) * a.extent().min_of(b.extent())
+}
+
+/// What the manifold needs of the SAT query: it stops at the first axis
+/// that separates the hulls by more than `margin` (no contact can then be
+/// within it), and examines only the faces and edges that could win under
+/// the preference.
+pub(crate) fn goal<R: Real>(a: &SatHull<'_, R>, b: &SatHull<'_, R>, margin: R) -> Goal<R> {
+    Goal {
+        stop_above: margin,
+        prefer: preference(a, b),
+    }
 }
 
 /// The manifold from the SAT answer `q` in A's frame (`pose_ab` = B in A's
@@ -111,7 +132,16 @@ pub(crate) fn manifold_from<R: Real>(
     q: SatResult<R>,
     margin: R,
 ) -> Manifold<R> {
-    let tol = R::lit(FEATURE_PREFERENCE_FRACTION) * a.extent().min_of(b.extent());
+    // An axis that separates the hulls by more than the margin: no point.
+    if q.best.separation > margin {
+        let mut out = Manifold::empty(ManifoldStatus::Ok);
+        out.normal = pose_a.rotation.mul_vec(q.best.normal);
+        out.feature = q.best.feature;
+        out.separation = q.best.separation;
+        out.counters = q.counters;
+        return out;
+    }
+    let tol = preference(a, b);
     // Faces first, A before B, edges only when clearly better.
     let mut face = q.face_a;
     if let Some(fb) = q.face_b {
@@ -131,9 +161,6 @@ pub(crate) fn manifold_from<R: Real>(
         points: HVec::new(),
         counters: q.counters,
     };
-    if chosen.separation > margin {
-        return out;
-    }
     let face_built = |feature: SatFeature| match feature {
         SatFeature::FaceB(f) => face_contact(b, pose_b, a, &pose_ab.inverse(), f, margin, true),
         SatFeature::FaceA(f) => face_contact(a, pose_a, b, pose_ab, f, margin, false),
@@ -181,9 +208,10 @@ fn face_contact<R: Real>(
     };
     let n = plane.normal;
     let inc_face = incident_face(inc, pose_ri, n);
-    let poly = clip_incident(refh, ref_face as usize, inc, inc_face, pose_ri)?;
+    let mut bufs = [HVec::new(), HVec::new()];
+    let poly = clip_incident(refh, ref_face as usize, inc, inc_face, pose_ri, &mut bufs)?;
     let mut kept: HVec<(Vec3<R>, R, FeatureId), { crate::clip::MAX_CLIP_VERTICES }> = HVec::new();
-    for cv in &poly {
+    for cv in poly {
         let s = plane.distance(cv.p);
         if s <= margin {
             let id = FeatureId {

@@ -1,28 +1,38 @@
-//! The separating-axis test between two posed hulls, with inscribed-sphere
-//! culling of faces and edges and the Gauss-map test on edge pairs.
+//! The separating-axis test between two posed hulls, with culling of faces
+//! and edges by bounds from inscribed spheres and from vertices, and the
+//! Gauss-map test on edge pairs.
 //!
-//! All computations are done in A's frame: B's vertices and normals are
-//! mapped through `pose_ab` (B in A's frame) on the fly, nothing is stored.
+//! All computations are done in A's frame, except that B's faces and edges
+//! are bounded in B's frame: B's vertices and normals are mapped through
+//! `pose_ab` (B in A's frame) only for the faces and edges that are tested.
 //!
-//! The culling bound. A contains the ball `(c_A, r_A)` and B the ball
-//! `(c_B, r_B)`, so along any unit axis `n` pointing from A to B the gap of
-//! the projected intervals is at most `n·d - r_A - r_B`, `d = c_B - c_A`:
-//! B's lowest point is at most `n·c_B - r_B` and A's highest at least
-//! `n·c_A + r_A`. A face whose normal cannot beat the best separation found
-//! so far under this bound is skipped without projecting a vertex. For an
-//! edge, every axis it can build lies on its Gauss-map arc, and the largest
-//! `n·d` on the arc is `|w|` (`w` the projection of `d` on the arcs' plane)
-//! when `w` lies inside the arc, or else the larger end value: see
-//! [`edge_is_candidate`].
+//! The culling bounds. Along a unit axis `n` from A to B the separation is
+//! `s(n) = min_B n·x - max_A n·x`. Any point `p` of B bounds the first term
+//! (`min_B n·x <= n·p`), and so does B's inscribed ball `(c_B, r_B)`
+//! (`min_B n·x <= n·c_B - r_B`); any point `q` of A bounds the second
+//! (`max_A n·x >= n·q`), as does A's ball. For a face of A, `max_A n·x` is
+//! its plane offset, so its separation is at most the smaller of the
+//! plane distances of `p` and of `c_B` (less `r_B`), where `p` is the
+//! vertex of B nearest A's best face so far: near touching, only the faces
+//! under that vertex pass. For an edge of A, every axis it can build lies
+//! on its Gauss-map arc and passes through its own vertex `o`
+//! (`max_A n·x >= n·o`), so `s(n) <= n·(p - o)` and
+//! `s(n) <= n·(c_B - o) - r_B`; the largest value of `n·v` on an arc is
+//! found without trigonometry (see [`edge_is_candidate`]). B's faces and
+//! edges are bounded the same way, with A's vertex nearest B's best face
+//! and A's ball. A face or edge is skipped when its bound, plus a round-off
+//! slack, cannot beat the best face found so far.
 
+use crate::bounds::FaceBounds;
+use crate::edges::EdgeSearch;
 use crate::hull_data::SatHull;
-use heapless::Vec as HVec;
 use mink_support::{HullIndex, Iso3, Real, Vec3};
 
-/// Round-off slack of the culling bound, in units of `R::EPSILON` times the
-/// size of the problem (the distance between the sphere centres plus both
-/// hulls' extents). The hulls' own flatness tolerances are added to it, so
-/// a face or edge is culled only when it provably cannot win.
+/// Round-off slack of the culling bounds, in units of `R::EPSILON` times the
+/// size of the problem (the distance between the sphere centres, the
+/// centres' distances from their hulls' origins and both hulls' extents).
+/// The hulls' own flatness tolerances are added to it, so a face or edge
+/// is culled only when it provably cannot win.
 pub const CULL_ROUNDING_EPS: f64 = 256.0;
 
 /// Two edges whose unit directions have a cross product shorter than this
@@ -35,21 +45,28 @@ pub const EDGE_PARALLEL_SQRT_EPS: f64 = 4.0;
 /// `R::EPSILON`.
 pub const ARC_PARALLEL_EPS: f64 = 64.0;
 
-/// How many of B's surviving edges (mapped into A's frame) are held at
-/// once on the stack before the edge pairs are formed; more survivors are
-/// processed in further batches, never dropped. 64 entries are 3 KiB in
-/// `f32` and 6 KiB in `f64`.
+/// How many surviving edges of each hull (A's in its frame, B's mapped
+/// into A's frame) are held at once on the stack before the edge pairs are
+/// formed; more survivors are processed in further batches, never dropped.
+/// 64 entries per hull are about 3 KiB in `f32` and 6 KiB in `f64`.
 pub const EDGE_BATCH_CAPACITY: usize = 64;
 
 const _: () = assert!(EDGE_BATCH_CAPACITY > 0);
 
-/// Whether the inscribed-sphere culling is on (the normal case) or off (every
-/// face tested and every edge pair formed: the reference the benchmarks
-/// measure the gain against). The Gauss-map test runs either way.
+/// Hulls with at most this many faces keep their faces' culling bounds on
+/// the stack for the edge stage (two values per face: 1 KiB per hull in
+/// `f32`, 2 KiB in `f64`); a hull with more has them recomputed whenever
+/// an edge needs them, which costs time, never correctness. A power of two.
+pub const FACE_BOUND_CAPACITY: usize = 128;
+
+/// Whether the culling (by inscribed spheres and by vertices, see the
+/// module documentation) is on (the normal case) or off (every face tested
+/// and every edge pair formed: the reference the benchmarks measure the
+/// gain against). The Gauss-map test runs either way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Culling {
-    /// Cull faces and edges with the inscribed-sphere bound.
+    /// Cull faces and edges by their bounds.
     On,
     /// Test every face and every edge pair.
     Off,
@@ -102,11 +119,12 @@ pub struct SatCounters {
     /// Faces (of A and B) whose separation was computed by projecting the
     /// other hull's vertices.
     pub faces_tested: u32,
-    /// Faces skipped by the inscribed-sphere bound.
+    /// Faces skipped by their bound.
     pub faces_culled: u32,
     /// Edges of A culled by the Gauss-arc bound.
     pub edges_culled_a: u32,
-    /// Edges of B culled by the Gauss-arc bound.
+    /// Edges of B culled by the Gauss-arc bound (0 when no edge of A
+    /// survived: B's edges are then not looked at).
     pub edges_culled_b: u32,
     /// Edge pairs formed and put to the Gauss-map test.
     pub edge_pairs_tested: u64,
@@ -153,7 +171,8 @@ pub struct SatResult<R> {
     /// The best face of A (always tested).
     pub face_a: SatAxis<R>,
     /// The best face of B among those tested: B's best face whenever that
-    /// beats `face_a`; `None` when every face of B was culled.
+    /// beats `face_a`. Always `Some` (B's seed face is always tested); an
+    /// `Option` for compatibility.
     pub face_b: Option<SatAxis<R>>,
     /// The best edge pair among those that survived culling: the best of
     /// all edge pairs whenever that beats both faces; `None` when no pair
@@ -186,12 +205,13 @@ impl<R: Real> SatResult<R> {
 /// normals, B's face normals and the edge pairs that form faces of the
 /// Minkowski difference, which is the hulls' exact SAT separation.
 ///
-/// With [`Culling::On`], A's faces are seeded with the face most aligned
-/// with `d = c_B - c_A` (inscribed-sphere centres) and B's with the face
-/// most aligned with `-d`; then faces whose sphere bound cannot beat the
-/// best so far are skipped, and edges whose Gauss-arc bound cannot beat
-/// the best face are dropped before any pair is formed. The answer is the
-/// same as without culling (up to round-off); only the counters change.
+/// With [`Culling::On`], A's faces are seeded with the face whose plane
+/// B's inscribed-sphere centre is farthest above, and B's likewise; then
+/// faces whose bound (from the other hull's sphere and from its vertex
+/// nearest the best face so far) cannot beat the best so far are skipped,
+/// and edges whose Gauss-arc bounds cannot beat the best face are dropped
+/// before any pair is formed (see the module documentation). The answer is
+/// the same as without culling (up to round-off); only the counters change.
 ///
 /// No allocation, no panic: a non-finite pose gives [`SatStatus::NonFinite`]
 /// and a hull without faces or vertices [`SatStatus::Empty`]. Normals in the
@@ -207,39 +227,68 @@ pub fn sat<R: Real>(
         return SatResult::failed(SatStatus::NonFinite);
     }
     let pose_ab = pose_a.inv_mul(pose_b);
-    match sat_local(a, b, &pose_ab, culling) {
-        Some(mut r) => {
-            let rot = |axis: &mut SatAxis<R>| axis.normal = pose_a.rotation.mul_vec(axis.normal);
-            rot(&mut r.best);
-            rot(&mut r.face_a);
-            if let Some(f) = r.face_b.as_mut() {
-                rot(f);
-            }
-            if let Some(e) = r.edges.as_mut() {
-                rot(e);
-            }
-            r
-        }
+    match sat_local(a, b, &pose_ab, culling, None, Goal::exact()) {
+        Some(r) => to_world(r, pose_a),
         None => SatResult::failed(SatStatus::Empty),
     }
 }
 
-/// The smallest `dir · v` over `vertices` (`R::MAX` when empty).
+/// `r` (normals in A's frame) with its normals rotated into the world.
+pub(crate) fn to_world<R: Real>(mut r: SatResult<R>, pose_a: &Iso3<R>) -> SatResult<R> {
+    let rot = |axis: &mut SatAxis<R>| axis.normal = pose_a.rotation.mul_vec(axis.normal);
+    rot(&mut r.best);
+    rot(&mut r.face_a);
+    if let Some(f) = r.face_b.as_mut() {
+        rot(f);
+    }
+    if let Some(e) = r.edges.as_mut() {
+        rot(e);
+    }
+    r
+}
+
+/// The lowest projection `dir · v` over `vertices` and the index of a
+/// vertex that has it (`(0, R::MAX)` when empty). Four running minima, one
+/// per lane of four consecutive vertices, written as selects: the compare
+/// chains overlap and the loop has no data-dependent branch.
 #[inline(always)]
-fn min_projection<R: Real>(vertices: &[Vec3<R>], dir: Vec3<R>) -> R {
-    let mut m = R::MAX;
-    for &v in vertices {
-        let p = dir.dot(v);
-        if p < m {
-            m = p;
+pub(crate) fn lowest<R: Real>(vertices: &[Vec3<R>], dir: Vec3<R>) -> (u32, R) {
+    let mut value = [R::MAX; 4];
+    let mut index = [0u32; 4];
+    let mut chunks = vertices.chunks_exact(4);
+    let mut base = 0u32;
+    for chunk in &mut chunks {
+        for lane in 0..4 {
+            let p = dir.dot(chunk[lane]);
+            let lower = p < value[lane];
+            index[lane] = if lower {
+                base + lane as u32
+            } else {
+                index[lane]
+            };
+            value[lane] = if lower { p } else { value[lane] };
+        }
+        base += 4;
+    }
+    for (lane, v) in chunks.remainder().iter().enumerate() {
+        let p = dir.dot(*v);
+        if p < value[lane] {
+            index[lane] = base + lane as u32;
+            value[lane] = p;
         }
     }
-    m
+    let mut best = (index[0], value[0]);
+    for lane in 1..4 {
+        if value[lane] < best.1 {
+            best = (index[lane], value[lane]);
+        }
+    }
+    best
 }
 
 /// `true` when an edge whose arc runs between the unit normals `n1` and
 /// `n2` (`c = n1·n2`) can build an axis `n` with `n·d >= bound`, given
-/// `a1 = n1·d` and `a2 = n2·d`.
+/// `a1 = n1·d` and `a2 = n2·d` (any vector `d`).
 ///
 /// Derivation: write the projection of `d` on the plane of `n1, n2` as
 /// `w = b1 n1 + b2 n2`. Dotting with `n1` and `n2` gives `a1 = b1 + b2 c`
@@ -249,42 +298,47 @@ fn min_projection<R: Real>(vertices: &[Vec3<R>], dir: Vec3<R>) -> R {
 /// largest `n·d` on the arc is `|w|`, so the edge survives when
 /// `bound <= 0` or `t >= bound² s`. Otherwise the largest value is at an
 /// end, `max(a1, a2)`. Nearly coplanar faces (`s` tiny) keep the edge.
+///
+/// Every condition is evaluated and combined without branching, so the
+/// query's loops over all edges run without mispredictions.
 #[inline(always)]
 pub fn edge_is_candidate<R: Real>(a1: R, a2: R, c: R, bound: R) -> bool {
-    if a1.max_of(a2) >= bound {
-        return true;
-    }
+    let end = a1.max_of(a2) >= bound;
+    let inside = (a1 >= c * a2) & (a2 >= c * a1);
     let s = R::ONE - c * c;
-    let inside = a1 >= c * a2 && a2 >= c * a1;
-    if !inside {
-        return false;
-    }
-    if bound <= R::ZERO || s < R::EPSILON * R::lit(ARC_PARALLEL_EPS) {
-        return true;
-    }
     let t = a1 * a1 + a2 * a2 - R::TWO * a1 * a2 * c;
-    t >= bound * bound * s
+    let interior =
+        (bound <= R::ZERO) | (s < R::EPSILON * R::lit(ARC_PARALLEL_EPS)) | (t >= bound * bound * s);
+    end | (inside & interior)
 }
 
-/// One of B's surviving edges, mapped into A's frame.
+/// What a previous answer for the same pair tells the query: its best
+/// feature, tested first (a face as its hull's seed, an edge pair as the
+/// bar every other edge must reach).
+pub(crate) type Warm = Option<SatFeature>;
+
+/// What the caller needs of the query.
 #[derive(Clone, Copy)]
-struct EdgeB<R> {
-    index: HullIndex,
-    /// First vertex, A's frame.
-    origin: Vec3<R>,
-    /// Unit direction, A's frame.
-    direction: Vec3<R>,
-    /// Minus the left face's normal, A's frame (B's Gauss map is negated in
-    /// the Minkowski difference).
-    neg_n1: Vec3<R>,
-    /// Minus the right face's normal, A's frame.
-    neg_n2: Vec3<R>,
+pub(crate) struct Goal<R> {
+    /// Stop as soon as an axis separates the hulls by more than this
+    /// (meters): the result is then that axis, a lower bound on the SAT
+    /// separation, and its other fields are partial.
+    pub stop_above: R,
+    /// How much better than A's best face B's must be to matter, and than
+    /// the best face an edge pair (meters): the manifold's preference. B's
+    /// faces and the edges that cannot beat that are culled (0: the exact
+    /// query).
+    pub prefer: R,
 }
 
-/// The running state of the edge stage.
-struct EdgeSearch<R> {
-    best: Option<(HullIndex, HullIndex, R, Vec3<R>)>,
-    a_counted: bool,
+impl<R: Real> Goal<R> {
+    /// The exact query: every feature that can be the best is examined.
+    pub(crate) fn exact() -> Self {
+        Self {
+            stop_above: R::INFINITY,
+            prefer: R::ZERO,
+        }
+    }
 }
 
 /// The SAT in A's frame (`pose_ab` = B in A's frame, finite): normals in
@@ -294,6 +348,8 @@ pub(crate) fn sat_local<R: Real>(
     b: &SatHull<'_, R>,
     pose_ab: &Iso3<R>,
     culling: Culling,
+    warm: Warm,
+    goal: Goal<R>,
 ) -> Option<SatResult<R>> {
     let (ha, hb) = (a.hull(), b.hull());
     let (va, vb) = (ha.vertices(), hb.vertices());
@@ -307,220 +363,199 @@ pub(crate) fn sat_local<R: Real>(
     let mut counters = SatCounters::default();
 
     let (sa, sb) = (a.sphere(), b.sphere());
+    // B's sphere centre in A's frame, A's in B's frame.
     let cb = pose_ab.transform_point(sb.center);
-    let d = cb - sa.center;
-    let d_b = rot.transpose_mul(d); // d in B's frame
-    let scale = d.norm() + sa.center.norm() + a.extent() + b.extent();
+    let ca = pose_ab.inverse_transform_point(sa.center);
+    let scale =
+        (cb - sa.center).norm() + sa.center.norm() + sb.center.norm() + a.extent() + b.extent();
     let slack = ha.tolerance() + hb.tolerance() + R::EPSILON * R::lit(CULL_ROUNDING_EPS) * scale;
-    let radii = sa.radius + sb.radius - slack;
 
-    // Faces of A: separation along n is min over B of n·x minus the offset.
-    let face_a_sep = |f: usize| -> R {
+    // Face f of A: min over B of n·x minus the offset.
+    let face_a = |f: usize| -> R {
         let p = pa[f];
-        min_projection(vb, rot.transpose_mul(p.normal)) + p.normal.dot(t) - p.offset
+        lowest(vb, rot.transpose_mul(p.normal)).1 + p.normal.dot(t) - p.offset
     };
-    let seed_a = argmax(pa.iter().map(|p| p.normal.dot(d)));
-    let mut best_a = (seed_a, face_a_sep(seed_a));
-    counters.faces_tested += 1;
-    for (f, p) in pa.iter().enumerate() {
-        if f == seed_a {
-            continue;
-        }
-        if cull && p.normal.dot(d) - radii < best_a.1 {
-            counters.faces_culled += 1;
-            continue;
-        }
-        counters.faces_tested += 1;
-        let s = face_a_sep(f);
-        if s > best_a.1 {
-            best_a = (f, s);
-        }
-    }
-
-    // Faces of B (normal m, B's frame; the axis from A to B is -R m): the
-    // separation is min over A of (R m)·p minus (R m)·t minus the offset,
-    // and the sphere bound is -m·d_B - r.
-    let face_b_sep = |f: usize| -> R {
-        let p = pb[f];
+    // Face g of B (normal m, B's frame; the axis from A to B is -R m): min
+    // over A of (R m)·x minus (R m)·t minus the offset.
+    let face_b = |g: usize| -> R {
+        let p = pb[g];
         let m = rot.mul_vec(p.normal);
-        min_projection(va, m) - m.dot(t) - p.offset
+        lowest(va, m).1 - m.dot(t) - p.offset
     };
-    let mut best_b: Option<(usize, R)> = None;
-    let beat = |best_b: &Option<(usize, R)>| match best_b {
-        Some((_, s)) => best_a.1.max_of(*s),
-        None => best_a.1,
-    };
-    let seed_b = argmax(pb.iter().map(|p| -p.normal.dot(d_b)));
-    let order = core::iter::once(seed_b).chain((0..pb.len()).filter(|&f| f != seed_b));
-    for f in order {
-        if cull && -pb[f].normal.dot(d_b) - radii < beat(&best_b) {
-            counters.faces_culled += 1;
-            continue;
-        }
-        counters.faces_tested += 1;
-        let s = face_b_sep(f);
-        if best_b.is_none_or(|(_, bs)| s > bs) {
-            best_b = Some((f, s));
-        }
-    }
-    let max_face = beat(&best_b);
+    let vertex = |vs: &[Vec3<R>], k: u32| vs.get(k as usize).copied().unwrap_or(Vec3::ZERO);
 
-    // Edges: cull each by its arc bound against the best face, then form the
-    // pairs of survivors in batches of B edges mapped into A's frame.
-    let edge_bound = max_face + radii;
-    let mut search = EdgeSearch {
-        best: None,
-        a_counted: false,
+    // The point bounds go through B's vertex lowest along d = c_B - c_A
+    // (A's frame) and A's highest (B's frame): the vertices nearest the
+    // other hull when the contact lies between the centres. One pass over
+    // each hull's faces computes both bounds; its largest picks the seed.
+    let d = cb - sa.center;
+    let (k, _) = lowest(vb, rot.transpose_mul(d));
+    let near_b = pose_ab.transform_point(vertex(vb, k));
+    let (k, _) = lowest(va, -d);
+    let near_a = pose_ab.inverse_transform_point(vertex(va, k));
+    let mut bounds_a = FaceBounds::new(pa, ha.tolerance(), cb, sb.radius, near_b);
+    let mut bounds_b = FaceBounds::new(pb, hb.tolerance(), ca, sa.radius, near_a);
+    if cull {
+        bounds_a.compute();
+        bounds_b.compute();
+    }
+    let seed_a = match warm {
+        Some(SatFeature::FaceA(f)) if (f as usize) < pa.len() => f as usize,
+        _ => bounds_a.seed(),
     };
-    let mut batch: HVec<EdgeB<R>, EDGE_BATCH_CAPACITY> = HVec::new();
-    let (ea, eb) = (ha.edges(), hb.edges());
-    let (arcs_a, arcs_b) = (a.arcs(), b.arcs());
-    let neg_d_b = -d_b;
-    for (j, (e, arc)) in eb.iter().zip(arcs_b.iter()).enumerate() {
-        let (Some(m1), Some(m2), Some(&o)) = (
-            pb.get(e.faces[0] as usize),
-            pb.get(e.faces[1] as usize),
-            vb.get(e.vertices[0] as usize),
-        ) else {
-            continue;
+    let seed_b = match warm {
+        Some(SatFeature::FaceB(g)) if (g as usize) < pb.len() => g as usize,
+        _ => bounds_b.seed(),
+    };
+    let mut best_a = (seed_a, face_a(seed_a));
+    let mut best_b = (seed_b, face_b(seed_b));
+    let mut tested = 2u32;
+    let face_axes = |best_a: (usize, R), best_b: (usize, R)| {
+        let face_a = SatAxis {
+            feature: SatFeature::FaceA(best_a.0 as HullIndex),
+            separation: best_a.1,
+            normal: pa[best_a.0].normal,
         };
-        let keep = !cull
-            || edge_is_candidate(
-                m1.normal.dot(neg_d_b),
-                m2.normal.dot(neg_d_b),
-                arc.cos,
-                edge_bound,
-            );
-        if !keep {
-            counters.edges_culled_b += 1;
-            continue;
-        }
-        let item = EdgeB {
-            index: j as HullIndex,
-            origin: pose_ab.transform_point(o),
-            direction: rot.mul_vec(arc.direction),
-            neg_n1: -rot.mul_vec(m1.normal),
-            neg_n2: -rot.mul_vec(m2.normal),
+        let face_b = SatAxis {
+            feature: SatFeature::FaceB(best_b.0 as HullIndex),
+            separation: best_b.1,
+            normal: -rot.mul_vec(pb[best_b.0].normal),
         };
-        if let Err(item) = batch.push(item) {
-            pair_batch(a, &batch, d, edge_bound, cull, &mut search, &mut counters);
-            batch.clear();
-            // The batch was just emptied and has room (capacity > 0).
-            let _ = batch.push(item);
-        }
+        (face_a, face_b)
+    };
+    let stopped = |best_a: (usize, R), best_b: (usize, R), tested: u32| {
+        let (face_a, face_b) = face_axes(best_a, best_b);
+        let counters = SatCounters {
+            faces_tested: tested,
+            ..SatCounters::default()
+        };
+        Some(finish(face_a, Some(face_b), None, counters))
+    };
+    if best_a.1.max_of(best_b.1) > goal.stop_above {
+        return stopped(best_a, best_b, tested);
     }
-    if !batch.is_empty() || !search.a_counted {
-        pair_batch(a, &batch, d, edge_bound, cull, &mut search, &mut counters);
-    }
-    let pairs_total = ea.len().min(arcs_a.len()) as u64 * eb.len().min(arcs_b.len()) as u64;
-    counters.edge_pairs_culled = pairs_total.saturating_sub(counters.edge_pairs_tested);
 
-    let face_a = SatAxis {
-        feature: SatFeature::FaceA(best_a.0 as HullIndex),
-        separation: best_a.1,
-        normal: pa[best_a.0].normal,
+    // A's faces, culled against A's best only (so that `face_a` is A's
+    // best face); four faces' bounds at a time when they are stored.
+    if visit_faces(
+        (pa.len(), cull.then_some(&bounds_a), seed_a),
+        &mut best_a,
+        |best| best.1 - slack,
+        face_a,
+        goal.stop_above,
+        &mut tested,
+    ) {
+        return stopped(best_a, best_b, tested);
+    }
+
+    // B's faces, culled against the best face of either hull (past the
+    // preference, A's).
+    if visit_faces(
+        (pb.len(), cull.then_some(&bounds_b), seed_b),
+        &mut best_b,
+        |best| (best_a.1 + goal.prefer).max_of(best.1) - slack,
+        face_b,
+        goal.stop_above,
+        &mut tested,
+    ) {
+        return stopped(best_a, best_b, tested);
+    }
+    counters.faces_tested = tested;
+    counters.faces_culled = (pa.len() + pb.len()) as u32 - tested;
+
+    // Edges: a cached edge pair first, then every pair of surviving edges,
+    // culled against the face they must beat (past the preference).
+    let face = if best_b.1 > best_a.1 + goal.prefer {
+        best_b.1
+    } else {
+        best_a.1
     };
-    let face_b = best_b.map(|(f, s)| SatAxis {
-        feature: SatFeature::FaceB(f as HullIndex),
-        separation: s,
-        normal: -rot.mul_vec(pb[f].normal),
-    });
-    let edges = search.best.map(|(i, j, s, n)| SatAxis {
+    let mut edges = EdgeSearch::new(a, b, pose_ab);
+    if let Some(SatFeature::EdgePair(i, j)) = warm {
+        edges.evaluate_pair(i, j);
+    }
+    let bar = face + goal.prefer;
+    let floor = edges.best_separation().map_or(bar, |e| e.max_of(bar)) - slack;
+    let culling = cull.then_some((&bounds_a, &bounds_b, floor));
+    edges.run(culling, &mut counters);
+
+    let (face_a, face_b) = face_axes(best_a, best_b);
+    let edges = edges.best().map(|(i, j, s, n)| SatAxis {
         feature: SatFeature::EdgePair(i, j),
         separation: s,
         normal: n,
     });
+    Some(finish(face_a, Some(face_b), edges, counters))
+}
+
+/// Tests the faces of one hull, `(count, bounds, seed)`, other than `seed`
+/// whose bound (`bounds`; none: every face) reaches `bar(best)`, four
+/// bounds at a time when they are stored, keeping the face of largest
+/// `separation` in `best` and counting each test in `tested`. Returns
+/// `true` as soon as a tested face separates by more than `stop_above`
+/// (the caller's early stop).
+#[inline(always)]
+fn visit_faces<R: Real>(
+    (count, bounds, seed): (usize, Option<&FaceBounds<'_, R>>, usize),
+    best: &mut (usize, R),
+    bar: impl Fn((usize, R)) -> R,
+    separation: impl Fn(usize) -> R,
+    stop_above: R,
+    tested: &mut u32,
+) -> bool {
+    let mut test = |f: usize, best: &mut (usize, R)| {
+        *tested += 1;
+        let s = separation(f);
+        if s > best.1 {
+            *best = (f, s);
+        }
+        s > stop_above
+    };
+    match bounds {
+        Some(b) if b.stored() => {
+            for k in 0..count.div_ceil(4) {
+                let mut mask = b.reaching(k, bar(*best));
+                while mask != 0 {
+                    let f = 4 * k + mask.trailing_zeros() as usize;
+                    mask &= mask - 1;
+                    if f < count && f != seed && test(f, best) {
+                        return true;
+                    }
+                }
+            }
+        }
+        _ => {
+            for f in 0..count {
+                let culled = bounds.is_some_and(|b| b.face_bound(f) < bar(*best));
+                if f != seed && !culled && test(f, best) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// The result from the best face of A, of B and edge pair: the best of
+/// them, ties going to faces over edges and to A over B.
+fn finish<R: Real>(
+    face_a: SatAxis<R>,
+    face_b: Option<SatAxis<R>>,
+    edges: Option<SatAxis<R>>,
+    counters: SatCounters,
+) -> SatResult<R> {
     let mut best = face_a;
     for cand in [face_b, edges].into_iter().flatten() {
         if cand.separation > best.separation {
             best = cand;
         }
     }
-    Some(SatResult {
+    SatResult {
         status: SatStatus::Ok,
         best,
         face_a,
         face_b,
         edges,
         counters,
-    })
-}
-
-/// Index of the largest value (0 for an empty or all-NaN sequence).
-fn argmax<R: Real>(values: impl Iterator<Item = R>) -> usize {
-    let mut best = (0, -R::INFINITY);
-    for (i, v) in values.enumerate() {
-        if v > best.1 {
-            best = (i, v);
-        }
-    }
-    best.0
-}
-
-/// Forms every pair of a surviving edge of A with an edge of `batch`, runs
-/// the Gauss-map test and keeps the best separation in `search`.
-fn pair_batch<R: Real>(
-    a: &SatHull<'_, R>,
-    batch: &[EdgeB<R>],
-    d: Vec3<R>,
-    edge_bound: R,
-    cull: bool,
-    search: &mut EdgeSearch<R>,
-    counters: &mut SatCounters,
-) {
-    let ha = a.hull();
-    let (va, pa) = (ha.vertices(), ha.planes());
-    let parallel = R::sqrt_epsilon() * R::lit(EDGE_PARALLEL_SQRT_EPS);
-    let count_a = !search.a_counted;
-    search.a_counted = true;
-    for (i, (e, arc)) in ha.edges().iter().zip(a.arcs().iter()).enumerate() {
-        let (Some(n1), Some(n2), Some(&o)) = (
-            pa.get(e.faces[0] as usize),
-            pa.get(e.faces[1] as usize),
-            va.get(e.vertices[0] as usize),
-        ) else {
-            continue;
-        };
-        let (n1, n2) = (n1.normal, n2.normal);
-        if cull && !edge_is_candidate(n1.dot(d), n2.dot(d), arc.cos, edge_bound) {
-            if count_a {
-                counters.edges_culled_a += 1;
-            }
-            continue;
-        }
-        let ea = arc.direction;
-        counters.edge_pairs_tested += batch.len() as u64;
-        for eb in batch {
-            // Gauss-map test: the arcs (n1, n2) of A and (-m1, -m2) of B
-            // cross. With b×a ∝ -e_A and d×c ∝ -e_B (positive factors), the
-            // classic sign conditions become products of these dots,
-            // checked cheapest-reject first.
-            let c_ea = eb.neg_n1.dot(ea);
-            let d_ea = eb.neg_n2.dot(ea);
-            if c_ea * d_ea >= R::ZERO {
-                continue;
-            }
-            let a_eb = n1.dot(eb.direction);
-            let b_eb = n2.dot(eb.direction);
-            if !(a_eb * b_eb < R::ZERO && c_ea * b_eb > R::ZERO) {
-                continue;
-            }
-            let l = ea.cross(eb.direction);
-            let len = l.norm();
-            if len < parallel {
-                continue;
-            }
-            counters.minkowski_faces += 1;
-            let mut n = l / len;
-            // The crossing lies on A's arc, which is shorter than a half
-            // circle: the axis out of A has a positive dot with n1 + n2.
-            if n.dot(n1 + n2) < R::ZERO {
-                n = -n;
-            }
-            let s = n.dot(eb.origin - o);
-            if search.best.is_none_or(|(_, _, bs, _)| s > bs) {
-                search.best = Some((i as HullIndex, eb.index, s, n));
-            }
-        }
     }
 }
