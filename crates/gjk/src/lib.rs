@@ -57,6 +57,7 @@ mod simplex;
 pub use cache::GjkCache;
 pub use epa::{
     epa, penetration, penetration_with, Polytope, EPA_DEFAULT_FACES, EPA_DEFAULT_VERTICES,
+    EPA_FIRST_VERTICES,
 };
 pub use gjk::{distance, gjk, intersect};
 pub use result::{Distance, EpaStatus, GjkStatus, Penetration};
