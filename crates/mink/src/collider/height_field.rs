@@ -36,9 +36,10 @@
 //!    face's plane misses) is pushed out to the nearest point of the top
 //!    triangle instead, normal the way there when it points up out of the
 //!    top. A sunk shape is thus pushed up, never sideways through the
-//!    terrain. Contacts that failed rule 1 but overlap their prism through
-//!    its top are kept when they are deeper than every surviving contact
-//!    (none survived, say): the shape sits in a concave crease or pit
+//!    terrain. Contacts that failed rule 1 but whose terrain point lies on
+//!    their prism's top (the shape sunk, or within the margin above it)
+//!    are kept when they are deeper than every surviving contact (none
+//!    survived, say): the shape sits in a concave crease or pit
 //!    where each face's nearest point to it is the faces' shared edge or
 //!    vertex, which is then the terrain's. (Across a flat or convex border
 //!    such a contact is never the deepest.)
@@ -126,19 +127,25 @@ where
                 continue;
             };
             for prism in prisms {
+                // The shape's box (margin included) above the prism's
+                // highest point: no point of the prism is near the shape.
+                let top = prism.top();
+                if top[0].z.max_of(top[1].z).max_of(top[2].z) < local.min.z {
+                    continue;
+                }
                 prism_contacts(
                     field, pose_field, &prism, &body, centre, params, &tol, &mut set, &mut spare,
                 );
             }
         }
     }
-    // Rule 2, last part: a shape in a concave crease or pit overlaps the
-    // prisms through their tops, but each face's nearest point to it is an
-    // edge or vertex the faces share, and each such contact fails rule 1
-    // (the neighbouring faces rise above its plane). Those contacts are the
-    // terrain's when none survived, or when they are deeper than every one
-    // that did (the shared vertex is nearer the shape than the faces' own
-    // nearest points).
+    // Rule 2, last part: over a concave crease or pit (the shape sunk into
+    // it or within the margin above it), each face's nearest point to the
+    // shape is an edge or vertex the faces share, and each such contact
+    // fails rule 1 (the neighbouring faces rise above its plane). Those
+    // contacts are the terrain's when none survived, or when they are
+    // deeper than every one that did (the shared vertex is nearer the
+    // shape than the faces' own nearest points).
     let deepest = set
         .as_slice()
         .iter()
@@ -154,8 +161,8 @@ where
 
 /// Adds the terrain contacts of one prism to `set` (rules 1 and 2);
 /// `centre` is the centre of the shape's box in the field's frame. The
-/// rejected contacts that overlap the prism through its top go to `spare`
-/// (kept by the caller when they are deeper than every surviving one).
+/// rejected contacts whose terrain point lies on the prism's top go to
+/// `spare` (kept by the caller when deeper than every surviving one).
 #[allow(clippy::too_many_arguments)]
 fn prism_contacts<R: Real, U: Support<R>>(
     field: &HeightField<'_, R>,
@@ -185,7 +192,7 @@ fn prism_contacts<R: Real, U: Support<R>>(
             rejected = true;
             let (up, a) = (top_normal(prism), prism.top()[0]);
             let on_top = up.dot(q - a).abs() <= tol.length && over_footprint(prism, q, tol.length);
-            if c.depth > R::ZERO && on_top && n.dot(up) > R::ZERO {
+            if on_top && n.dot(up) > R::ZERO {
                 spare.insert(*c);
             }
             // A rejected contact overlapping the prism whose shape side

@@ -451,11 +451,11 @@ fn deepest_matches_brute_force<R: Real>() {
 }
 for_each_real!(deepest_matches_brute_force, deepest_matches_brute_force);
 
-/// Small balls just sunk into random terrain, centred near its grid
-/// vertices, where each triangle's nearest point to the ball is often its
-/// edge or vertex (in a pit or a concave crease every triangle's contact
-/// then fails the supporting-plane rule): every ball gets a contact, and
-/// the deepest matches brute force (the nearest point over every
+/// Small balls just sunk into random terrain or hovering within the
+/// contact margin, centred near its grid vertices, where each triangle's
+/// nearest point to the ball is often its edge or vertex (in a pit or a
+/// concave crease every triangle's contact then fails the supporting-plane
+/// rule): every ball gets a contact, and the deepest matches brute force (the nearest point over every
 /// triangle) within the height field's tolerance.
 fn small_balls_near_vertices<R: Real>() {
     let mut rng = Rng::new(77);
@@ -481,36 +481,44 @@ fn small_balls_near_vertices<R: Real>() {
         let pose = field_pose::<R>();
         for j in 1..ny - 1 {
             for i in 1..nx - 1 {
-                let radius = rng.range_f64(0.02, 0.1);
-                let (x, y) = (
-                    i as f64 * dx + rng.range_f64(-0.03, 0.03) * dx,
-                    j as f64 * dy + rng.range_f64(-0.03, 0.03) * dy,
-                );
-                let z = surface(&exact, nx, dx, dy, x, y) + radius * rng.range_f64(0.5, 1.0);
-                let centre = Vec3::new(x, y, z);
-                let expected = radius - nearest_on_field(&exact, nx, ny, dx, dy, centre);
-                if expected < 1e-3 {
-                    continue;
+                // A ball sunk into the surface, and one hovering within the
+                // contact margin (a speculative contact).
+                for hover in [false, true] {
+                    let radius = rng.range_f64(0.02, 0.1);
+                    let (x, y) = (
+                        i as f64 * dx + rng.range_f64(-0.03, 0.03) * dx,
+                        j as f64 * dy + rng.range_f64(-0.03, 0.03) * dy,
+                    );
+                    let lift = if hover {
+                        radius + rng.range_f64(0.002, 0.03)
+                    } else {
+                        radius * rng.range_f64(0.5, 1.0)
+                    };
+                    let centre = Vec3::new(x, y, surface(&exact, nx, dx, dy, x, y) + lift);
+                    let expected = radius - nearest_on_field(&exact, nx, ny, dx, dy, centre);
+                    let margin = if rough && !hover { 0.01 } else { 0.05 };
+                    if expected.abs() < 1e-3 || expected < 1e-3 - margin {
+                        continue;
+                    }
+                    cases += 1;
+                    let at = Iso3::from_translation(pose.transform_point(centre.cast()));
+                    let ball = Sphere::new(R::lit(radius)).unwrap();
+                    let got = contacts(&field, &pose, ball, &at, margin, 4);
+                    let deepest = got
+                        .iter()
+                        .map(|c| c.depth.to_f64())
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    // Near a concave vertex the faces' contacts may miss the
+                    // vertex's slightly deeper one: the documented tolerance.
+                    let within = 2.0 * tol::<R>() + HEIGHT_FIELD_TOLERANCE * dx.min(dy);
+                    assert!(
+                        (deepest - expected).abs() <= within,
+                        "ball {radius} at {centre:?}: deepest {deepest}, brute force {expected}; {got:?}"
+                    );
                 }
-                cases += 1;
-                let at = Iso3::from_translation(pose.transform_point(centre.cast()));
-                let ball = Sphere::new(R::lit(radius)).unwrap();
-                let margin = if rough { 0.01 } else { 0.5 };
-                let got = contacts(&field, &pose, ball, &at, margin, 4);
-                let deepest = got
-                    .iter()
-                    .map(|c| c.depth.to_f64())
-                    .fold(f64::NEG_INFINITY, f64::max);
-                // Near a concave vertex the faces' contacts may miss the
-                // vertex's slightly deeper one: the documented tolerance.
-                let within = 2.0 * tol::<R>() + HEIGHT_FIELD_TOLERANCE * dx.min(dy);
-                assert!(
-                    (deepest - expected).abs() <= within,
-                    "ball {radius} at {centre:?}: deepest {deepest}, brute force {expected}; {got:?}"
-                );
             }
         }
     }
-    assert!(cases > 400, "{cases} cases");
+    assert!(cases > 800, "{cases} cases");
 }
 for_each_real!(small_balls_near_vertices, small_balls_near_vertices);
