@@ -5,22 +5,37 @@
 //! Scenes (`mink_benches::pipeline::scenes`), all z-up on the plane z = 0:
 //! - `pile_640`, `pile_5120`: the convex pile, 8×8×10 and 8×8×80 hulls of
 //!   32 random points on a sphere of radius 0.5 m, stacked in a grid;
-//! - `boxes_1000`, `boxes_10000`: boxes dropped on a plane, four layers.
+//! - `boxes_1000`, `boxes_10000`: boxes dropped on a plane, four layers;
+//! - `robots_50`, `robots_400`: capsule robots (a body and four two-segment
+//!   legs, 9 capsules on 9 links, adjacent links filtered out) walking on a
+//!   height-field terrain of 64 × 64 cells over 40 m, bumps of about
+//!   ±0.25 m (`mink_benches::pipeline::robots`).
 //!
-//! Each scene falls once under rapier3d's full physics at 1/60 s; the poses
-//! of every `EVERY`-th step are kept in memory (the recording is part of
-//! the set-up, and is not timed). Each timed frame then sets every moved
-//! body's pose (not timed) and runs one collision step (timed): mink's
+//! The piles and boxes fall once under rapier3d's full physics at 1/60 s;
+//! the robots follow a scripted kinematic gait instead (no physics: planted
+//! feet sink 4 mm to 2 cm into the terrain, legs of robots in neighbouring
+//! lanes brush). The poses of every `EVERY`-th step are kept in memory (the
+//! recording is part of the set-up, and is not timed). Each timed frame
+//! then sets every moved body's pose (not timed) and runs one collision
+//! step (timed): mink's
 //! scene step (`SceneBuf::step`: world AABBs, broad phase, `mink::collide`
-//! per candidate pair, contacts, islands; hibernation off) and rapier's `CollisionPipeline::step` with a `BroadPhaseBvh` and a
-//! `NarrowPhase` on parentless colliders. Both predict contacts within
-//! rapier's default prediction distance (2 mm). rapier is built with its
+//! per candidate pair, contacts, islands; hibernation off) and rapier's
+//! `CollisionPipeline::step` with a `BroadPhaseBvh` and a `NarrowPhase` on
+//! parentless colliders, a contact-pair hook dropping parent–child pairs
+//! as mink's filter does. The terrain is mink's `Collider::HeightField` and
+//! rapier's height field, posed to the same surface (checked by
+//! `cargo test -p mink-benches --lib terrain`). Both predict contacts within
+//! rapier's default prediction distance (2 cm). rapier is built with its
 //! `parallel` feature; its serial figures run inside a one-thread rayon
 //! pool, its parallel ones in the global pool, as mink's rayon figures.
 //!
 //! `cargo bench -p mink-benches --bench pipeline` prints a table of mean
-//! times per frame, ratios (rapier / mink) and contacts per frame, then runs
-//! criterion; `-- --table-only` stops after the table.
+//! times per frame, serial and parallel, ratios (rapier / mink) and contacts
+//! per frame (rapier's: manifold points closer than the prediction
+//! distance), then runs criterion; `-- --table-only` stops after the table.
+//! `PIPELINE_ONLY=<text>` keeps the scenes whose name contains it. Below a
+//! scene's row, a line counts the touching pairs (over all frames) that
+//! only one library found, when there are any.
 
 use std::time::{Duration, Instant};
 
@@ -29,12 +44,13 @@ use mink_benches::pipeline::mink_direct::{MinkDirect, PhaseTimes};
 use mink_benches::pipeline::mink_scene::{MinkScene, MinkSceneData};
 use mink_benches::pipeline::mink_shapes::MinkShapes;
 use mink_benches::pipeline::rapier_replay::{prediction_distance, RapierReplay};
-use mink_benches::pipeline::record::{record_fall, Recording};
+use mink_benches::pipeline::record::{record, Recording};
+use mink_benches::pipeline::robots::capsule_robots;
 use mink_benches::pipeline::scenes::{boxes_on_plane, convex_pile, SceneDesc};
 use mink_benches::pipeline::ContactCount;
 use rayon::ThreadPool;
 
-/// Steps simulated per recording (2 s at 1/60 s).
+/// Steps simulated (or scripted) per recording (2 s at 1/60 s).
 const STEPS: usize = 120;
 /// Every how many steps a frame is kept.
 const EVERY: usize = 4;
@@ -50,7 +66,7 @@ struct Case {
 
 fn case(scene: SceneDesc, steps: usize, rounds: usize) -> Case {
     let t = Instant::now();
-    let rec = record_fall(&scene, steps, EVERY);
+    let rec = record(&scene, steps, EVERY);
     let shapes = MinkShapes::new(&scene);
     eprintln!(
         "{}: {} bodies, {} frames recorded in {:.1} s",
@@ -80,6 +96,8 @@ fn cases() -> Vec<Case> {
     add(convex_pile(8, 8, 80, 11), STEPS, 1);
     add(boxes_on_plane(1_000, 12), STEPS, 5);
     add(boxes_on_plane(10_000, 12), STEPS, 1);
+    add(capsule_robots(50, 13), STEPS, 5);
+    add(capsule_robots(400, 13), STEPS, 3);
     out
 }
 
@@ -156,6 +174,9 @@ struct Contacts {
     candidates: usize,
     /// Frames where the touching-pair counts differ by more than 5%.
     disagreeing_frames: usize,
+    /// Touching pairs (over all frames) found by one side only.
+    only_mink: usize,
+    only_rapier: usize,
     phases: PhaseTimes,
 }
 
@@ -165,6 +186,8 @@ fn contacts(r: &mut Replays<'_>, rec: &Recording) -> Contacts {
         rapier: ContactCount::default(),
         candidates: 0,
         disagreeing_frames: 0,
+        only_mink: 0,
+        only_rapier: 0,
         phases: PhaseTimes::default(),
     };
     for poses in &rec.frames {
@@ -183,6 +206,9 @@ fn contacts(r: &mut Replays<'_>, rec: &Recording) -> Contacts {
         if m.pairs.abs_diff(p.pairs) * 20 > p.pairs.max(1) {
             out.disagreeing_frames += 1;
         }
+        let (ms, rs) = (r.mink.touching_pairs(), r.rapier.touching_pairs());
+        out.only_mink += ms.iter().filter(|x| rs.binary_search(x).is_err()).count();
+        out.only_rapier += rs.iter().filter(|x| ms.binary_search(x).is_err()).count();
     }
     out
 }
@@ -241,6 +267,12 @@ fn table(cases: &[Case]) {
             println!(
                 "{:>12}   touching pairs differ by > 5% in {} of {} frames",
                 "", k.disagreeing_frames, n
+            );
+        }
+        if k.only_mink + k.only_rapier > 0 {
+            println!(
+                "{:>12}   touching pairs over all frames found by mink only: {}, by rapier only: {}",
+                "", k.only_mink, k.only_rapier
             );
         }
     }

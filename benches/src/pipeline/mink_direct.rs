@@ -59,7 +59,7 @@ impl<'a> MinkDirect<'a> {
         let colliders = shapes.colliders();
         let n = shapes.body_count();
         let mut poses: Vec<Iso3<f32>> = shapes.start_poses().iter().map(iso).collect();
-        poses.push(Iso3::IDENTITY);
+        poses.push(shapes.ground_pose());
         let geoms = (0..=n)
             .map(|i| {
                 let mut g = Geom::new(colliders[i].world_aabb(&poses[i]), i as u32);

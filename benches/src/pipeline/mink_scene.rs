@@ -23,9 +23,10 @@ pub struct MinkSceneData<'a> {
 }
 
 impl<'a> MinkSceneData<'a> {
-    /// One geometry per body on its own link plus the ground on link 0,
-    /// each with half of `margin` (meters): a pair gets contacts within
-    /// `margin`. Rotational dof lengths are 0.5 m (the bodies' size).
+    /// One geometry per body on its own link plus the ground on link 0 (at
+    /// [`MinkShapes::ground_pose`]), each with half of `margin` (meters): a
+    /// pair gets contacts within `margin`. Rotational dof lengths are 0.5 m
+    /// (the bodies' size).
     pub fn new(shapes: &'a MinkShapes, margin: f32) -> Self {
         let colliders = shapes.colliders();
         let n = shapes.body_count();
@@ -48,7 +49,11 @@ impl<'a> MinkSceneData<'a> {
             .enumerate()
             .map(|(i, c)| GeomDesc::new(*c, shapes.link(i) + 1).with_margin(half))
             .collect();
-        geoms.push(GeomDesc::new(colliders[n], 0).with_margin(half));
+        geoms.push(
+            GeomDesc::new(colliders[n], 0)
+                .with_pose(shapes.ground_pose())
+                .with_margin(half),
+        );
         Self {
             geoms,
             links,
@@ -109,6 +114,24 @@ impl<'d> MinkScene<'d> {
             pairs: r.pairs_in_contact,
             points: r.contacts,
         }
+    }
+
+    /// The geometry pairs of the last step with at least one contact, as
+    /// `(a, b)` with `a < b`, sorted: geometry `i` is body `i`, the ground
+    /// is geometry [`MinkShapes::body_count`].
+    pub fn touching_pairs(&self) -> Vec<(usize, usize)> {
+        let mut out: Vec<(usize, usize)> = self
+            .scene
+            .contacts()
+            .iter()
+            .map(|c| {
+                let (a, b) = (c.geom_a as usize, c.geom_b as usize);
+                (a.min(b), a.max(b))
+            })
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// Candidate pairs of the last step.

@@ -1,9 +1,10 @@
 //! The scenes' shapes as mink colliders. Hulls are built once and owned
-//! here; the colliders borrow them.
+//! here, as is a terrain's grid of heights; the colliders borrow them.
 
 use super::scenes::{BodyShape, Ground, Pose, SceneDesc};
+use super::terrain::TERRAIN_THICKNESS;
 use mink::{Collider, Shape};
-use mink_support::{Capsule, ConvexHull, Cuboid, HalfSpace, Vec3};
+use mink_support::{Capsule, ConvexHull, Cuboid, HalfSpace, HeightField, Iso3, Vec3};
 
 /// The owned data behind a scene's mink colliders.
 pub struct MinkShapes {
@@ -62,8 +63,20 @@ impl MinkShapes {
         &self.start
     }
 
-    /// One collider per body (scene order), then the ground's. Panics on a
-    /// shape mink refuses.
+    /// Where the ground's collider sits in the world (its shape frame to
+    /// world): the identity for the plane; for a terrain, the translation
+    /// to its first sample (mink's height field starts at its local origin).
+    pub fn ground_pose(&self) -> Iso3<f32> {
+        match &self.ground {
+            Ground::Plane => Iso3::IDENTITY,
+            Ground::HeightField(t) => {
+                Iso3::from_translation(Vec3::new(t.origin[0], t.origin[1], 0.0))
+            }
+        }
+    }
+
+    /// One collider per body (scene order), then the ground's (at
+    /// [`Self::ground_pose`]). Panics on a shape mink refuses.
     pub fn colliders(&self) -> Vec<Collider<'_, f32>> {
         let mut out: Vec<Collider<'_, f32>> = self
             .shapes
@@ -89,10 +102,14 @@ impl MinkShapes {
                 shape.into()
             })
             .collect();
-        out.push(match self.ground {
+        out.push(match &self.ground {
             Ground::Plane => Collider::Convex(Shape::HalfSpace(
                 HalfSpace::new(Vec3::Z, 0.0).expect("valid plane"),
             )),
+            Ground::HeightField(t) => Collider::HeightField(
+                HeightField::new(&t.heights, t.nx, t.ny, t.dx, t.dy, TERRAIN_THICKNESS)
+                    .expect("a valid terrain"),
+            ),
         });
         out
     }

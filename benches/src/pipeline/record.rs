@@ -2,11 +2,14 @@
 //!
 //! The pile and the boxes fall under rapier3d's full physics (its
 //! `PhysicsPipeline`, gravity along -z, 1/60 s steps); the recording keeps
-//! every body's pose every few steps. Replays never integrate anything: they
-//! only set poses and run collision detection.
+//! every body's pose every few steps. The walking robots follow their
+//! script instead ([`Motion::Walk`]), sampled at the same times. Replays
+//! never integrate anything: they only set poses and run collision
+//! detection.
 
 use super::rapier_shapes::{body_collider, ground_collider};
-use super::scenes::{Pose, SceneDesc};
+use super::robots::Walkers;
+use super::scenes::{Motion, Pose, SceneDesc};
 use rapier3d::prelude::{PhysicsWorld, RigidBodyBuilder, Vector};
 
 /// Simulation time step of a recording, seconds.
@@ -30,6 +33,36 @@ impl Recording {
     pub fn is_empty(&self) -> bool {
         self.frames.is_empty()
     }
+}
+
+/// The frames of `scene` after every `every`-th step of [`RECORD_DT`] over
+/// `steps` steps (`steps / every` frames; `every` of 0 is taken as 1), as
+/// its [`Motion`] says: [`record_fall`] or [`record_script`].
+pub fn record(scene: &SceneDesc, steps: usize, every: usize) -> Recording {
+    match &scene.motion {
+        Motion::Fall => record_fall(scene, steps, every),
+        Motion::Walk(walkers) => record_script(scene, walkers, steps, every),
+    }
+}
+
+/// The poses `walkers` give `scene`'s bodies (on its ground) after every
+/// `every`-th step of [`RECORD_DT`] over `steps` steps, no physics: frame
+/// `f` is the script at time `(f + 1) · every · RECORD_DT`. `every` of 0
+/// is taken as 1.
+pub fn record_script(
+    scene: &SceneDesc,
+    walkers: &Walkers,
+    steps: usize,
+    every: usize,
+) -> Recording {
+    let every = every.max(1);
+    let frames = (1..=steps / every)
+        .map(|f| {
+            let t = f64::from(RECORD_DT) * (f * every) as f64;
+            walkers.poses(t, &scene.ground)
+        })
+        .collect();
+    Recording { frames }
 }
 
 /// Simulates `scene` with rapier3d for `steps` steps of [`RECORD_DT`] and

@@ -2,8 +2,11 @@
 //! shapes (as plain numbers), their starting poses, and the ground.
 //!
 //! All scenes are z-up, meters, f32, and deterministic for a seed
-//! (mink-testkit's SplitMix64 [`Rng`]).
+//! (mink-testkit's SplitMix64 [`Rng`]). The capsule robots on a terrain
+//! are built in [`super::robots`].
 
+use super::robots::Walkers;
+use super::terrain::Terrain;
 use mink_support::{Quat, Vec3};
 use mink_testkit::Rng;
 
@@ -61,6 +64,28 @@ pub struct BodyDesc {
 pub enum Ground {
     /// The half-space `z <= 0`.
     Plane,
+    /// A height-field terrain ([`Terrain`]: heights on a grid, world z up).
+    HeightField(Terrain),
+}
+
+impl Ground {
+    /// The height of the ground's surface at world `(x, y)`, meters: 0 for
+    /// the plane, [`Terrain::height_at`] for a terrain.
+    pub fn height_at(&self, x: f64, y: f64) -> f64 {
+        match self {
+            Ground::Plane => 0.0,
+            Ground::HeightField(t) => t.height_at(x, y),
+        }
+    }
+}
+
+/// How a scene's bodies move in its recording ([`super::record::record`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Motion {
+    /// They fall under rapier3d's physics from their starting poses.
+    Fall,
+    /// They follow a script (no physics): walking robots.
+    Walk(Walkers),
 }
 
 /// A scene: bodies and a ground.
@@ -72,6 +97,8 @@ pub struct SceneDesc {
     pub bodies: Vec<BodyDesc>,
     /// The fixed ground.
     pub ground: Ground,
+    /// How the bodies move.
+    pub motion: Motion,
 }
 
 /// Radius of the sphere the pile's hull points are drawn on, meters (the
@@ -120,6 +147,7 @@ pub fn convex_pile(nx: usize, ny: usize, nz: usize, seed: u64) -> SceneDesc {
         name: format!("pile_{}", nx * ny * nz),
         bodies,
         ground: Ground::Plane,
+        motion: Motion::Fall,
     }
 }
 
@@ -161,5 +189,6 @@ pub fn boxes_on_plane(n: usize, seed: u64) -> SceneDesc {
         name: format!("boxes_{n}"),
         bodies,
         ground: Ground::Plane,
+        motion: Motion::Fall,
     }
 }
