@@ -66,8 +66,11 @@ where
 }
 
 /// Whether the shape may touch along a patch that its support set does
-/// not show: not strictly convex and not a polytope (a cylinder's side, a
-/// capsule's, a user's shape that only has `support`).
+/// not show: not strictly convex and its core not a polytope (a
+/// cylinder's side, a cone's, a user's shape that only has `support`). A
+/// capsule or a rounded polytope is not curved in this sense: its surface
+/// within any distance of a flat face lies over the core's support set
+/// within that distance.
 pub(crate) const fn curved<R: Real, S: Support<R>>() -> bool {
     !S::STRICTLY_CONVEX && !S::POLYTOPE
 }

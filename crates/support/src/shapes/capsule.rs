@@ -126,6 +126,11 @@ pub struct CapsuleDistance<R> {
 
 impl<R: Real> Support<R> for Capsule<R> {
     type Hint = ();
+    // The core is a segment: two vertices. Its support set within a
+    // tolerance is every point of the capsule's surface that can touch a
+    // flat face within it, so a capsule needs no perturbation to find its
+    // contact patch.
+    const POLYTOPE: bool = true;
 
     #[inline(always)]
     fn support(&self, dir: Vec3<R>, _hint: &mut ()) -> Vec3<R> {
