@@ -8,9 +8,10 @@
 //! support set) fall back to the perturbation scheme
 //! ([`perturb`](super::perturb)).
 
-use super::patch::{patch, Feature, Frame, P2};
+use super::patch::{patch, Feature, Frame};
 use super::perturb::{perturbed_contacts, PerturbSide};
 use super::reduce::Candidates;
+use super::rounded::reach;
 use super::{ContactPoint, Manifold, Patch, Settings};
 use crate::query::{penetration, Algorithm, Body, Method, Proximity, Status};
 use mink_gjk::{GjkCache, GjkSettings, GjkStatus, Stop};
@@ -254,27 +255,14 @@ fn feature_points<R, U, A, B>(
     let Some(fb) = feature(b, &bb.pose, -n, tol, slop, &frame, distinct) else {
         return;
     };
-    // A rounded core reaches its surface along its feature's normal, the
-    // same for every point of it (the flat face of a rounded box, the
-    // straight side of a capsule): the features move there.
+    // Each shape's surface over a patch vertex: its core's height there,
+    // plus (A) or minus (B) how far the swept core reaches past it along
+    // the normal, so that both surface points stand over the vertex.
     let (ia, ib) = (a.inflation() + ba.margin, b.inflation() + bb.margin);
-    let surface = |f: Feature<R>, up: bool, r: R| {
-        if r > R::ZERO {
-            let m = f.surface_normal(up);
-            f.shifted(P2 {
-                u: m.u * r,
-                v: m.v * r,
-                h: m.h * r,
-            })
-        } else {
-            f
-        }
-    };
-    let (fa, fb) = (surface(fa, true, ia), surface(fb, false, ib));
     let parallel = R::lit(PARALLEL_EDGE_SIN);
     patch(&fa, &fb, distinct, parallel, |p| {
-        // A's surface at h_a, B's at h_b along the normal.
-        let (top_a, bottom_b) = (p.h_a, p.h_b);
+        let top_a = p.h_a + reach(&fa, p.u, p.v, true, ia, distinct);
+        let bottom_b = p.h_b - reach(&fb, p.u, p.v, false, ib, distinct);
         let depth = top_a - bottom_b;
         if depth >= -margin {
             let point = ContactPoint {

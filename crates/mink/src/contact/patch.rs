@@ -137,8 +137,15 @@ pub(crate) struct HeightPlane<R> {
 
 impl<R: Real> HeightPlane<R> {
     #[inline(always)]
-    fn height(&self, u: R, v: R) -> R {
+    pub fn height(&self, u: R, v: R) -> R {
         self.origin.h + self.du * (u - self.origin.u) + self.dv * (v - self.origin.v)
+    }
+
+    /// The plane's rise along the normal per meter along `u` and along
+    /// `v`.
+    #[inline(always)]
+    pub fn slopes(&self) -> (R, R) {
+        (self.du, self.dv)
     }
 }
 
@@ -205,79 +212,6 @@ impl<R: Real> Feature<R> {
                 a.h + (b.h - a.h) * t
             }
             Feature::Polygon(_, plane) => plane.height(u, v),
-        }
-    }
-
-    /// The unit direction (in the frame) along which a core swept by a
-    /// sphere reaches its surface over every point of the feature, on the
-    /// side `up` (`+n`) or down: the normal for a point, the normal less
-    /// its part along a segment, the plane's normal for a polygon (each a
-    /// direction of the normal cone of every core point of the feature).
-    pub fn surface_normal(&self, up: bool) -> P2<R> {
-        let sign = if up { R::ONE } else { -R::ONE };
-        let axis = P2 {
-            u: R::ZERO,
-            v: R::ZERO,
-            h: sign,
-        };
-        let m = match self {
-            Feature::Point(_) => axis,
-            Feature::Segment(a, b) => {
-                let e = P2 {
-                    u: b.u - a.u,
-                    v: b.v - a.v,
-                    h: b.h - a.h,
-                };
-                let len2 = e.u * e.u + e.v * e.v + e.h * e.h;
-                let t = if len2 > R::ZERO {
-                    sign * e.h / len2
-                } else {
-                    R::ZERO
-                };
-                P2 {
-                    u: -e.u * t,
-                    v: -e.v * t,
-                    h: sign - e.h * t,
-                }
-            }
-            Feature::Polygon(_, plane) => P2 {
-                u: -plane.du * sign,
-                v: -plane.dv * sign,
-                h: sign,
-            },
-        };
-        let norm = (m.u * m.u + m.v * m.v + m.h * m.h).sqrt();
-        if norm > R::ZERO {
-            P2 {
-                u: m.u / norm,
-                v: m.v / norm,
-                h: m.h / norm,
-            }
-        } else {
-            axis
-        }
-    }
-
-    /// The feature moved by `s` (frame coordinates, meters).
-    pub fn shifted(self, s: P2<R>) -> Self {
-        let add = |p: P2<R>| P2 {
-            u: p.u + s.u,
-            v: p.v + s.v,
-            h: p.h + s.h,
-        };
-        match self {
-            Feature::Point(p) => Feature::Point(add(p)),
-            Feature::Segment(a, b) => Feature::Segment(add(a), add(b)),
-            Feature::Polygon(mut poly, plane) => {
-                for p in &mut poly.pts[..poly.len] {
-                    *p = add(*p);
-                }
-                let plane = HeightPlane {
-                    origin: add(plane.origin),
-                    ..plane
-                };
-                Feature::Polygon(poly, plane)
-            }
         }
     }
 

@@ -25,7 +25,16 @@
 //! and pair of generators is tried, and the first whose residual is in the
 //! polar cone (KKT: the residual makes no acute angle with any generator)
 //! is the projection.
+//!
+//! A patch between two features needs the surface over a core point in
+//! another sense: on the line through `c` along `d`, where the depth is
+//! measured, so that both shapes' surface points stand over the same patch
+//! vertex. [`reach`] is how far that line runs inside the swept core past
+//! `c`: the radius under a vertex, more under the side of a tilted segment
+//! or the inside of a tilted face (the line leaves the swept feature
+//! obliquely).
 
+use super::patch::{Feature, P2};
 use mink_support::{Real, Vec3, SUPPORT_SET_CAPACITY};
 
 /// The unit direction `m` of `c`'s normal cone closest to the unit
@@ -101,4 +110,113 @@ pub(crate) fn surface_direction<R: Real>(
         }
     }
     None
+}
+
+/// How far (meters) the surface of feature `f` swept by radius `r` lies
+/// past the feature's point at `(u, v)`, along the normal (`up`) or
+/// against it: the distance `t` at which the line from the core point
+/// along that direction leaves the swept feature. `r` for a point; for a
+/// segment, the exact exit through its cylinder or an end's sphere; for a
+/// polygon, `r / sqrt(cos² θ + δ²)`, `θ` the face's tilt and `δ` the part
+/// of the direction that leaves the polygon across the edges within
+/// `len_tol` of the point (none inside, where the tilted face gives
+/// `r / cos θ`; past a corner the sphere gives `r`). Zero for `r <= 0`.
+pub(crate) fn reach<R: Real>(f: &Feature<R>, u: R, v: R, up: bool, r: R, len_tol: R) -> R {
+    if !(r > R::ZERO) {
+        return R::ZERO;
+    }
+    let sign = if up { R::ONE } else { -R::ONE };
+    match f {
+        Feature::Point(_) => r,
+        Feature::Segment(a, b) => segment_reach(*a, *b, u, v, sign, r),
+        Feature::Polygon(poly, plane) => {
+            let pts = poly.as_slice();
+            let (du, dv) = plane.slopes();
+            let norm = (R::ONE + du * du + dv * dv).sqrt();
+            let cos = R::ONE / norm;
+            let on_plane = |p: P2<R>| P2 {
+                h: plane.height(p.u, p.v),
+                ..p
+            };
+            // For each edge: is the point on it, and the direction's part
+            // along its outward normal in the face's plane (`e = E × m`).
+            let k = pts.len();
+            let edge = |i: usize| {
+                let (p, q) = (on_plane(pts[i]), on_plane(pts[(i + 1) % k]));
+                let (eu, ev, eh) = (q.u - p.u, q.v - p.v, q.h - p.h);
+                let len2d = (eu * eu + ev * ev).sqrt();
+                let len = (eu * eu + ev * ev + eh * eh).sqrt();
+                let inside = eu * (v - p.v) - ev * (u - p.u);
+                let on = len2d > R::ZERO && inside <= len_tol * len2d;
+                let out = if len > R::ZERO {
+                    sign * (ev * du - eu * dv) / (norm * len)
+                } else {
+                    R::ZERO
+                };
+                (on, out, sign * eh)
+            };
+            let mut delta = R::ZERO;
+            for i in 0..k {
+                let (on, out, rise) = edge(i);
+                if !on {
+                    continue;
+                }
+                delta = delta.max_of(out);
+                // The corner at the end of edge `i`: the direction leaves
+                // the polygon's plane by the corner's sphere when its part
+                // in the plane lies in the corner's normal cone (along the
+                // edge coming in, against the edge going out).
+                let (next_on, _, next_rise) = edge((i + 1) % k);
+                if next_on && rise >= R::ZERO && next_rise <= R::ZERO {
+                    delta = delta.max_of((R::ONE - cos * cos).max_of(R::ZERO).sqrt());
+                }
+            }
+            r / (cos * cos + delta * delta).sqrt()
+        }
+    }
+}
+
+/// [`reach`] of the segment `a`–`b`: from its point nearest `(u, v)`, the
+/// line along `sign` × the normal leaves the cylinder of radius `r` about
+/// the segment, unless it passes an end first and leaves by that end's
+/// sphere.
+fn segment_reach<R: Real>(a: P2<R>, b: P2<R>, u: R, v: R, sign: R, r: R) -> R {
+    let (eu, ev, eh) = (b.u - a.u, b.v - a.v, b.h - a.h);
+    let len2d2 = eu * eu + ev * ev;
+    let along = if len2d2 > R::ZERO {
+        (((u - a.u) * eu + (v - a.v) * ev) / len2d2)
+            .max_of(R::ZERO)
+            .min_of(R::ONE)
+    } else {
+        R::ZERO
+    };
+    let len = (len2d2 + eh * eh).sqrt();
+    if !(len > R::ZERO) {
+        return r;
+    }
+    // `g`: the direction's cosine with the segment (from `a` to `b`).
+    let g = sign * eh / len;
+    let side = R::ONE - g * g;
+    if side > R::ZERO {
+        let t = r / side.sqrt();
+        let reached = along * len + t * g;
+        if reached >= R::ZERO && reached <= len {
+            return t;
+        }
+    }
+    // By the sphere of the end the line passes: `|c + t w - end| = r`.
+    let toward_b = g > R::ZERO;
+    let from_end = if toward_b {
+        (R::ONE - along) * len
+    } else {
+        along * len
+    };
+    // `c - end` lies along the segment; its part along the direction.
+    let dw = if toward_b {
+        -from_end * g
+    } else {
+        from_end * g
+    };
+    let disc = (dw * dw - from_end * from_end + r * r).max_of(R::ZERO);
+    -dw + disc.sqrt()
 }

@@ -424,6 +424,44 @@ fn capsules_and_cylinders_on_boxes<R: Real>() {
 }
 for_each_real!(capsules_hulls_on_boxes, capsules_and_cylinders_on_boxes);
 
+/// A tilted capsule on a box face, its lower end 1 cm deep: each end
+/// within the margin is a point under that end's core point, at the depth
+/// of the capsule's surface right below it: the lower end's sphere reaches
+/// down by the radius, whatever the tilt, and the side's cylinder under
+/// the upper end by radius / sin(tilt). The same with the bodies swapped,
+/// the normal flipped.
+fn tilted_capsule_on_box<R: Real>() {
+    let cube: Shape<'_, R> = Cuboid::new(v(0.5, 0.5, 0.5)).unwrap().into();
+    let (radius, half_length) = (0.1, 0.3);
+    let rod: Shape<'_, R> = Capsule::new(R::lit(radius), R::lit(half_length))
+        .unwrap()
+        .into();
+    let params = ContactParams::new().with_margin(R::lit(0.05));
+    // `rise`: how much higher the upper end's core point is than the lower.
+    for (rise, points) in [(0.04, 2), (0.2, 1)] {
+        let cos_tilt: f64 = rise / (2.0 * half_length);
+        let sin_tilt = (1.0 - cos_tilt * cos_tilt).sqrt();
+        let tilt = Mat3::from_axis_angle(Vec3::Y, R::lit(cos_tilt.acos()));
+        let low = 0.5 - 0.01 + radius;
+        let centre = (0.1, -0.2, low + rise / 2.0);
+        let x_low = centre.0 - half_length * sin_tilt;
+        let x_high = centre.0 + half_length * sin_tilt;
+        let bottom_high = low + rise - radius / sin_tilt;
+        let mut expected = vec![(v::<R>(x_low, centre.1, 0.495), R::lit(0.01))];
+        if points == 2 {
+            let z = (0.5 + bottom_high) / 2.0;
+            expected.push((v(x_high, centre.1, z), R::lit(0.5 - bottom_high)));
+        }
+        let box_body = Body::new(&cube, Iso3::IDENTITY);
+        let rod_body = Body::new(&rod, pose(tilt, v(centre.0, centre.1, centre.2)));
+        let m = contact_manifold(&box_body, &rod_body, &params);
+        assert_points(&m, &expected, Vec3::Z, R::lit(1e-4));
+        let m = contact_manifold(&rod_body, &box_body, &params);
+        assert_points(&m, &expected, -Vec3::Z, R::lit(1e-4));
+    }
+}
+for_each_real!(tilted_capsule_on_box_face, tilted_capsule_on_box);
+
 /// A cylinder standing on a box face, by its support set and by
 /// perturbation: at least 3 points, all on the rim, at the cap's depth.
 fn cylinder_on_box<R: Real>() {
