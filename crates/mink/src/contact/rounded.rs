@@ -155,9 +155,18 @@ pub(crate) fn reach<R: Real>(f: &Feature<R>, u: R, v: R, up: bool, r: R, len_tol
                 };
                 (on, out, sign * eh)
             };
+            if k == 0 {
+                return r / cos;
+            }
             let mut delta = R::ZERO;
+            let first = edge(0);
+            let mut current = first;
             for i in 0..k {
-                let (on, out, rise) = edge(i);
+                // Each edge once: the next one is the current one's
+                // successor, the first closing the loop.
+                let next = if i + 1 < k { edge(i + 1) } else { first };
+                let ((on, out, rise), (next_on, _, next_rise)) = (current, next);
+                current = next;
                 if !on {
                     continue;
                 }
@@ -166,7 +175,6 @@ pub(crate) fn reach<R: Real>(f: &Feature<R>, u: R, v: R, up: bool, r: R, len_tol
                 // the polygon's plane by the corner's sphere when its part
                 // in the plane lies in the corner's normal cone (along the
                 // edge coming in, against the edge going out).
-                let (next_on, _, next_rise) = edge((i + 1) % k);
                 if next_on && rise >= R::ZERO && next_rise <= R::ZERO {
                     delta = delta.max_of((R::ONE - cos * cos).max_of(R::ZERO).sqrt());
                 }
