@@ -6,8 +6,10 @@
 mod hull_common;
 
 use hull_common::*;
-use mink_support::shapes::hull::HULL_SCAN_MAX_VERTICES;
-use mink_support::{ConvexHull, Iso3, Real, Support, SupportSet, Vec3};
+use mink_support::shapes::hull::{
+    HullArrays, HullView, HULL_AABB_TRANSFORM_MAX_VERTICES, HULL_SCAN_MAX_VERTICES,
+};
+use mink_support::{Aabb, ConvexHull, Iso3, Real, Support, SupportSet, Vec3};
 use mink_testkit::{for_each_real, hostile_directions, Rng};
 
 /// Clouds whose hulls span 8 to 5000 vertices, some with large flat faces.
@@ -218,9 +220,29 @@ fn aabbs_and_interior<R: Real>() {
     for (name, pts) in clouds::<R>(&mut rng) {
         let hull = ConvexHull::from_points(&pts).unwrap();
         let v = hull.view();
+        // The same hull without the four-lane copy: the per-vertex path.
+        let bare = HullView::new(HullArrays {
+            lanes: &[],
+            ..v.arrays()
+        })
+        .unwrap();
+        // The local box is the coordinate range, exactly.
+        let mut lo = Vec3::splat(R::INFINITY);
+        let mut hi = Vec3::splat(-R::INFINITY);
+        for p in v.vertices() {
+            lo = lo.min(*p);
+            hi = hi.max(*p);
+        }
+        assert_eq!(v.local_aabb(), Aabb::new(lo, hi), "{name}");
+        assert_eq!(bare.local_aabb(), Aabb::new(lo, hi), "{name}");
+        assert_eq!(hull.local_aabb(), Aabb::new(lo, hi), "{name}");
         for _ in 0..50 {
             let pose: Iso3<R> = rng.pose(5.0);
             let aabb = v.world_aabb(&pose);
+            if v.vertex_count() <= HULL_AABB_TRANSFORM_MAX_VERTICES {
+                // Both paths round each rotated vertex the same way.
+                assert_eq!(bare.world_aabb(&pose), aabb, "{name}");
+            }
             // Brute force over the transformed vertices: exactly the same box.
             let mut lo = Vec3::splat(R::INFINITY);
             let mut hi = Vec3::splat(-R::INFINITY);
@@ -346,7 +368,7 @@ for_each_real!(lanes_scan_matches_first_best, lanes_scan_matches_first_best);
 /// Lanes that are not the vertices in blocks are refused by the checked
 /// constructor; empty lanes are accepted (the scan then reads the vertices).
 fn mismatched_lanes_are_refused<R: Real>() {
-    use mink_support::shapes::hull::{HullArrays, HullView, VertexLanes};
+    use mink_support::shapes::hull::VertexLanes;
     use mink_support::ShapeError;
     let mut rng = Rng::new(9);
     let pts: Vec<Vec3<R>> = rng.points_on_sphere(30, 1.0);

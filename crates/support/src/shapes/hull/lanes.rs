@@ -105,3 +105,64 @@ pub(crate) fn scan_lanes<R: Real>(
         0
     }
 }
+
+/// The smallest and largest projections of the vertices in `lanes` on each
+/// of `axes` (`lo[i]`, `hi[i]` for `axes[i]`), in one pass: four running
+/// minima and maxima per axis, merged at the end. Padding lanes repeat the
+/// last vertex, so they never widen the range. `(+inf, -inf)` per axis
+/// for empty `lanes`.
+///
+/// Each projection is `a.x * x + a.y * y + a.z * z` in that order, as
+/// [`Mat3::mul_vec`](crate::Mat3::mul_vec) rounds a rotated vertex's
+/// coordinate, so an AABB built from it holds every transformed vertex
+/// bit for bit.
+#[inline]
+pub(crate) fn extent_lanes<R: Real>(
+    lanes: &[VertexLanes<R>],
+    axes: [Vec3<R>; 3],
+) -> ([R; 3], [R; 3]) {
+    let mut lo = [[R::INFINITY; 4]; 3];
+    let mut hi = [[-R::INFINITY; 4]; 3];
+    for l in lanes {
+        for (i, a) in axes.iter().enumerate() {
+            for k in 0..4 {
+                let value = a.x * l.x[k] + a.y * l.y[k] + a.z * l.z[k];
+                lo[i][k] = if value < lo[i][k] { value } else { lo[i][k] };
+                hi[i][k] = if value > hi[i][k] { value } else { hi[i][k] };
+            }
+        }
+    }
+    merge_ranges(lo, hi)
+}
+
+/// The smallest and largest vertex coordinates in `lanes` (`lo[i]`,
+/// `hi[i]` for coordinate `i`), exact: [`extent_lanes`] along the axes
+/// without the products.
+#[inline]
+pub(crate) fn coordinate_range_lanes<R: Real>(lanes: &[VertexLanes<R>]) -> ([R; 3], [R; 3]) {
+    let mut lo = [[R::INFINITY; 4]; 3];
+    let mut hi = [[-R::INFINITY; 4]; 3];
+    for l in lanes {
+        for (i, coord) in [&l.x, &l.y, &l.z].into_iter().enumerate() {
+            for k in 0..4 {
+                let value = coord[k];
+                lo[i][k] = if value < lo[i][k] { value } else { lo[i][k] };
+                hi[i][k] = if value > hi[i][k] { value } else { hi[i][k] };
+            }
+        }
+    }
+    merge_ranges(lo, hi)
+}
+
+/// Four lanes of running minima and maxima per axis, merged.
+#[inline(always)]
+fn merge_ranges<R: Real>(lo: [[R; 4]; 3], hi: [[R; 4]; 3]) -> ([R; 3], [R; 3]) {
+    let fold = |v: [R; 4], pick: fn(R, R) -> R| pick(pick(v[0], v[1]), pick(v[2], v[3]));
+    let mut out_lo = [R::INFINITY; 3];
+    let mut out_hi = [-R::INFINITY; 3];
+    for i in 0..3 {
+        out_lo[i] = fold(lo[i], |a, b| if b < a { b } else { a });
+        out_hi[i] = fold(hi[i], |a, b| if b > a { b } else { a });
+    }
+    (out_lo, out_hi)
+}

@@ -131,6 +131,11 @@ impl<R: Real> Support<R> for ConvexHull<R> {
         self.view().interior_point()
     }
 
+    /// As [`HullView`]'s (the vertices' coordinate range).
+    fn local_aabb(&self) -> Aabb<R> {
+        self.view().local_aabb()
+    }
+
     /// As [`HullView`]'s (exact).
     fn world_aabb(&self, pose: &Iso3<R>) -> Aabb<R> {
         self.view().world_aabb(pose)

@@ -1,7 +1,7 @@
 //! The hull's support function: an exhaustive scan for small hulls, hill
 //! climbing over the vertex neighbour lists for large ones.
 
-use super::lanes::scan_lanes;
+use super::lanes::{coordinate_range_lanes, extent_lanes, scan_lanes};
 use super::topology::HullIndex;
 use super::view::HullView;
 use crate::{Aabb, CapacityError, Iso3, Real, Support, SupportSet, Vec3};
@@ -298,11 +298,47 @@ impl<R: Real> Support<R> for HullView<'_, R> {
         self.vertex_centroid()
     }
 
-    /// Exact: every vertex transformed for hulls of up to
-    /// [`HULL_AABB_TRANSFORM_MAX_VERTICES`], six support calls for larger
-    /// ones. An empty box for a hull without vertices.
+    /// The smallest and largest vertex coordinates: exact, no rotation
+    /// (four vertices at a time over the [`VertexLanes`](super::VertexLanes)
+    /// when the hull has them). An empty box for a hull without vertices.
+    fn local_aabb(&self) -> Aabb<R> {
+        let vs = self.vertices();
+        let Some(&first) = vs.first() else {
+            return Aabb::EMPTY;
+        };
+        let lanes = self.arrays().lanes;
+        if !lanes.is_empty() {
+            let (lo, hi) = coordinate_range_lanes(lanes);
+            return Aabb::new(
+                Vec3::new(lo[0], lo[1], lo[2]),
+                Vec3::new(hi[0], hi[1], hi[2]),
+            );
+        }
+        let (mut min, mut max) = (first, first);
+        for &v in vs {
+            min = min.min(v);
+            max = max.max(v);
+        }
+        Aabb::new(min, max)
+    }
+
+    /// Exact: every vertex rotated for hulls of up to
+    /// [`HULL_AABB_TRANSFORM_MAX_VERTICES`] (four at a time over the
+    /// [`VertexLanes`](super::VertexLanes) when the hull has them), six
+    /// support calls for larger ones. An empty box for a hull without
+    /// vertices.
     fn world_aabb(&self, pose: &Iso3<R>) -> Aabb<R> {
         let vs = self.vertices();
+        let lanes = self.arrays().lanes;
+        if !vs.is_empty() && !lanes.is_empty() && vs.len() <= HULL_AABB_TRANSFORM_MAX_VERTICES {
+            let rows = [0, 1, 2].map(|i| pose.rotation.row(i));
+            let (lo, hi) = extent_lanes(lanes, rows);
+            let t = pose.translation;
+            return Aabb::new(
+                Vec3::new(lo[0], lo[1], lo[2]) + t,
+                Vec3::new(hi[0], hi[1], hi[2]) + t,
+            );
+        }
         if vs.len() <= HULL_AABB_TRANSFORM_MAX_VERTICES {
             let mut aabb = Aabb::EMPTY;
             for &v in vs {
