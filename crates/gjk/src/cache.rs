@@ -38,13 +38,33 @@ impl<R: Real, HA: Default, HB: Default> GjkCache<R, HA, HB> {
         Self::default()
     }
 
+    /// A cache whose next query starts from `direction` (A's frame), a
+    /// guess of the closest point of `A ⊖ B`: a caller that keeps only a
+    /// direction per pair (a scene's pair memory, which cannot store each
+    /// pair's typed hints) warm-starts with it. A zero direction, or one
+    /// whose squared length is not finite, gives a cold start.
+    pub fn with_direction(direction: Vec3<R>) -> Self {
+        let dir = if direction.norm_squared().finite() {
+            direction
+        } else {
+            Vec3::ZERO
+        };
+        Self {
+            dir,
+            ..Self::default()
+        }
+    }
+
     /// Forgets everything (the next query starts cold).
     pub fn reset(&mut self) {
         *self = Self::default();
     }
 
-    /// The last closest point of the cores' difference `A ⊖ B`, A's frame
-    /// (zero when there is none yet, or the cores overlapped).
+    /// Where the next query starts, A's frame: the last closest point of
+    /// the cores' difference `A ⊖ B`, or, when the last query stopped
+    /// early on a plane proving the pair apart ([`Stop::Collision`](crate::Stop::Collision),
+    /// [`Stop::Margin`](crate::Stop::Margin)), that plane's normal; zero
+    /// when there is none yet, or the cores overlapped.
     pub fn direction(&self) -> Vec3<R> {
         self.dir
     }

@@ -329,7 +329,15 @@ where
         }
     }
 
-    cache.dir = v;
+    // The next query's first direction: the plane that proved the pair
+    // apart (most likely to prove it again after a small motion), else
+    // the closest point; none after an overlap (the centres' offset is
+    // the better guess then).
+    cache.dir = match status {
+        GjkStatus::Separated | GjkStatus::BeyondMargin => dir,
+        GjkStatus::Intersecting => Vec3::ZERO,
+        _ => v,
+    };
     cache.hint_a = pair.hint_a;
     cache.hint_b = pair.hint_b;
     out.upper = vv.sqrt();

@@ -7,8 +7,8 @@ mod common;
 
 use common::{pose, random_shape, with_pair, PairVisitor};
 use mink_gjk::{
-    distance, gjk, intersect, penetration, EpaStatus, GjkCache, GjkSettings, GjkStatus, Stop,
-    Variant,
+    distance, gjk, intersect, penetration, Distance, EpaStatus, GjkCache, GjkSettings, GjkStatus,
+    Stop, Variant,
 };
 use mink_support::{Capsule, Cuboid, Cylinder, Iso3, Mat3, Pair, Real, Sphere, Support, Vec3};
 use mink_testkit::{for_each_real, Rng};
@@ -113,37 +113,62 @@ fn early_stop<R: Real>() {
 }
 for_each_real!(early_stop_modes, early_stop);
 
-/// Warm start: on sequences of small motions, a kept cache saves
-/// iterations and changes no answer.
-fn warm_start<R: Real>() {
-    let mut rng = Rng::new(22);
-    let cyl = Cylinder::new(R::lit(0.5), R::lit(0.7)).unwrap();
-    let (mut cold, mut warm) = (0u32, 0u32);
+/// Runs 200 sequences of 10 small motions of `shape` against itself
+/// (centres `gap` apart at the start), each query by `warm` (told when a
+/// sequence starts, so that it can forget its state) and by a fresh
+/// cache, asserting the same status and, but past the margin (where each
+/// run reports the bound it stopped at), the same distance. Returns the
+/// iterations (warm, cold).
+fn small_motions<R: Real, S: Support<R>>(
+    seed: u64,
+    shape: &S,
+    gap: f64,
+    settings: &GjkSettings<R>,
+    mut warm: impl FnMut(bool, &Iso3<R>, &Iso3<R>) -> Distance<R>,
+) -> (u32, u32) {
+    let mut rng = Rng::new(seed);
+    let (mut cold_total, mut warm_total) = (0u32, 0u32);
     for _ in 0..200 {
         let pa: Iso3<R> = pose(&mut rng, 1.0);
         let mut pb: Iso3<R> = pose(&mut rng, 0.0);
-        pb.translation = pa.translation + (rng.unit_vec::<f64>() * 2.0).cast();
+        pb.translation = pa.translation + (rng.unit_vec::<f64>() * gap).cast();
         let turn: Mat3<R> = Mat3::from_axis_angle(rng.unit_vec(), R::lit(0.01));
         let step: Vec3<R> = rng.unit_vec::<R>() * R::lit(0.01);
-        let mut cache = GjkCache::default();
-        for _ in 0..10 {
+        for k in 0..10 {
             pb.rotation = turn.mul_mat(&pb.rotation);
             pb.translation += step;
-            let s = GjkSettings::default();
-            let w = gjk(&mut Pair::new(&cyl, &pa, &cyl, &pb), &pa, &s, &mut cache);
+            let w = warm(k == 0, &pa, &pb);
+            let mut fresh = GjkCache::default();
             let c = gjk(
-                &mut Pair::new(&cyl, &pa, &cyl, &pb),
+                &mut Pair::new(shape, &pa, shape, &pb),
                 &pa,
-                &s,
-                &mut GjkCache::default(),
+                settings,
+                &mut fresh,
             );
             assert_eq!(w.status, c.status);
-            let slack = if R::MANTISSA_BITS > 30 { 1e-8 } else { 1e-3 };
-            assert!((w.distance - c.distance).abs().to_f64() <= slack);
-            warm += w.iterations;
-            cold += c.iterations;
+            if w.status != GjkStatus::BeyondMargin {
+                let slack = if R::MANTISSA_BITS > 30 { 1e-8 } else { 1e-3 };
+                assert!((w.distance - c.distance).abs().to_f64() <= slack);
+            }
+            warm_total += w.iterations;
+            cold_total += c.iterations;
         }
     }
+    (warm_total, cold_total)
+}
+
+/// Warm start: on sequences of small motions, a kept cache saves
+/// iterations and changes no answer.
+fn warm_start<R: Real>() {
+    let cyl = Cylinder::new(R::lit(0.5), R::lit(0.7)).unwrap();
+    let s = GjkSettings::default();
+    let mut cache = GjkCache::default();
+    let (warm, cold) = small_motions(22, &cyl, 2.0, &s, |first, pa, pb| {
+        if first {
+            cache = GjkCache::default();
+        }
+        gjk(&mut Pair::new(&cyl, pa, &cyl, pb), pa, &s, &mut cache)
+    });
     // Measured: about 9.4 cold and 6.9 warm per query in f32.
     assert!(
         (warm as f64) < 0.9 * cold as f64,
@@ -151,6 +176,54 @@ fn warm_start<R: Real>() {
     );
 }
 for_each_real!(warm_start_saves_iterations, warm_start);
+
+/// A cache rebuilt each query from the last direction alone (world frame),
+/// as a caller keeping only a direction per pair would, on margin queries
+/// (a scene's narrow phase): pairs apart past the margin are proven so in
+/// fewer iterations, with the same answers; an unusable direction starts
+/// cold.
+fn direction_warm_start<R: Real>() {
+    let cube = Cuboid::new(Vec3::new(R::lit(0.5), R::lit(0.3), R::lit(0.7))).unwrap();
+    let s = GjkSettings::default().with_stop(Stop::Margin(R::lit(0.01)));
+    let mut world_dir = Vec3::ZERO;
+    let (warm, cold) = small_motions(23, &cube, 1.6, &s, |first, pa, pb| {
+        if first {
+            world_dir = Vec3::ZERO;
+        }
+        let mut cache = GjkCache::with_direction(pa.inverse_transform_vector(world_dir));
+        let d = gjk(&mut Pair::new(&cube, pa, &cube, pb), pa, &s, &mut cache);
+        world_dir = pa.transform_vector(cache.direction());
+        d
+    });
+    // Measured: 2,957 iterations warm against 4,568 cold (f32 and f64).
+    assert!(
+        (warm as f64) < 0.9 * cold as f64,
+        "warm {warm} vs cold {cold}"
+    );
+    // Unusable directions are a cold start: the same run as a fresh cache.
+    let (pa, pb) = (
+        Iso3::IDENTITY,
+        Iso3::from_translation(Vec3::new(R::lit(2.0), R::ZERO, R::ZERO)),
+    );
+    let s = GjkSettings::default();
+    let fresh = gjk(
+        &mut Pair::new(&cube, &pa, &cube, &pb),
+        &pa,
+        &s,
+        &mut GjkCache::default(),
+    );
+    for bad in [
+        Vec3::splat(R::nan()),
+        Vec3::new(R::MAX, R::MAX, R::ZERO),
+        Vec3::ZERO,
+    ] {
+        let mut cache = GjkCache::with_direction(bad);
+        let d = gjk(&mut Pair::new(&cube, &pa, &cube, &pb), &pa, &s, &mut cache);
+        assert_eq!((d.iterations, d.status), (fresh.iterations, fresh.status));
+        assert_eq!(d.distance, fresh.distance);
+    }
+}
+for_each_real!(direction_warm_start_saves_iterations, direction_warm_start);
 
 fn non_finite<R: Real>() {
     let b = Cuboid::new(Vec3::splat(R::ONE)).unwrap();
