@@ -78,17 +78,28 @@ pub enum ClimbError {
 /// projections are bit-identical to `dir · v`), divided by its largest
 /// component outside it. `None` for a
 /// zero or non-finite direction, where every vertex is a support point.
+///
+/// The usual case is one range test; the rest is out of line, so that no
+/// division (which a select would compute on every call) delays the scan.
 #[inline(always)]
 fn conditioned<R: Real>(dir: Vec3<R>) -> Option<Vec3<R>> {
     let m = dir.max_abs();
-    if !m.finite() || m <= R::ZERO {
-        return None;
-    }
     if m >= R::lit(DIRECTION_RANGE_LOW) && m <= R::lit(DIRECTION_RANGE_HIGH) {
         Some(dir)
     } else {
-        Some(Vec3::new(dir.x / m, dir.y / m, dir.z / m))
+        rescaled(dir, m)
     }
+}
+
+/// [`conditioned`] for a direction whose largest component `m` is outside
+/// the range (or not finite, or zero).
+#[cold]
+#[inline(never)]
+fn rescaled<R: Real>(dir: Vec3<R>, m: R) -> Option<Vec3<R>> {
+    if !m.finite() || m <= R::ZERO {
+        return None;
+    }
+    Some(Vec3::new(dir.x / m, dir.y / m, dir.z / m))
 }
 
 impl<R: Real> HullView<'_, R> {
