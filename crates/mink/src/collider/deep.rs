@@ -98,7 +98,7 @@ pub fn penetration<R: Real, U: Support<R>>(
     field_b: &SdfBody<'_, R>,
     method: Method,
 ) -> Proximity<R> {
-    let first = crate::query::penetration(a, b, method);
+    let first = crate::query::penetration_first(a, b, method);
     let box_pair = matches!((a.shape, b.shape), (Shape::Cuboid(_), Shape::Cuboid(_)));
     let size = inner_size(a.shape).min_of(inner_size(b.shape));
     if box_pair || !needs_fields(&first, size) {
@@ -121,7 +121,7 @@ pub fn penetration<R: Real, U: Support<R>>(
     };
     consider(first.normal);
     if method != Method::Epa && method != Method::Gjk {
-        let epa = crate::query::penetration(a, b, Method::Epa);
+        let epa = crate::query::penetration_first(a, b, Method::Epa);
         if epa.status.is_answer() && epa.distance < R::ZERO {
             consider(epa.normal);
         }

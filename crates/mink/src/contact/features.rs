@@ -13,7 +13,7 @@ use super::perturb::{perturbed_contacts, PerturbSide};
 use super::reduce::Candidates;
 use super::rounded::reach;
 use super::{ContactPoint, Manifold, Patch, Settings};
-use crate::query::{penetration, Algorithm, Body, Method, Proximity, Status};
+use crate::query::{penetration_first as penetration, Algorithm, Body, Method, Proximity, Status};
 use mink_gjk::{GjkCache, GjkSettings, GjkStatus, Stop};
 use mink_support::{Iso3, Pair, Real, Rounded, Support, SupportSet, Vec3};
 

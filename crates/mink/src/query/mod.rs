@@ -25,11 +25,12 @@ use mink_support::{Iso3, Real, Support};
 pub enum Method {
     /// The pair's entry in the table: analytic for sphere–sphere,
     /// sphere–capsule, capsule–capsule, sphere–box and half-space pairs;
-    /// otherwise GJK for distance, MPR for [`penetration`] (fast, for
-    /// contacts; on curved shapes its depth is within its tolerance, not
-    /// exact) and GJK+EPA for the depth of overlapping shapes in
-    /// [`distance`] (a signed distance is a precision query; EPA agrees
-    /// with Coal on every pair of the query format).
+    /// otherwise GJK for distance, MPR for [`penetration`] (fast on the
+    /// shallow overlaps of contacts; an answer it cannot prove minimal,
+    /// on deep overlaps and curved surfaces, is checked by GJK+EPA) and
+    /// GJK+EPA for the depth of overlapping shapes in [`distance`] (a
+    /// signed distance is a precision query; EPA agrees with Coal on every
+    /// pair of the query format).
     #[default]
     Auto,
     /// GJK for distance and intersection, GJK+EPA for penetration.
@@ -135,9 +136,59 @@ pub fn distance<R: Real, U: Support<R>>(
 /// inside A (`p_a - p_b = depth * normal`), world frame. When they are
 /// apart the result is the gap, as [`distance`] gives it.
 ///
-/// [`Method::Auto`] uses the table (analytic or MPR); a non-finite pose or
-/// a bad margin gives [`Status::InvalidInput`].
+/// [`Method::Auto`] uses the table (analytic, or MPR), and certifies MPR:
+/// an MPR answer that is not proven minimal ([`Status::Unverified`], or
+/// [`Status::IterationLimit`] on an overlap; deep overlaps, curved
+/// surfaces) is checked by GJK+EPA, whose converged answer replaces it
+/// when it is shallower; `iterations` then counts both. So the depth is
+/// the penetration depth (the smallest translation that separates the
+/// shapes) whenever the status is [`Status::Converged`] or
+/// [`Status::Exact`]. [`Method::Mpr`] is MPR alone. A non-finite pose or a
+/// bad margin gives [`Status::InvalidInput`].
+///
+/// ```
+/// use mink::query::{penetration, Algorithm, Body, Method, Status};
+/// use mink::support::{Cuboid, Iso3, Vec3};
+/// use mink::Shape;
+///
+/// // Two unit cubes, the second pushed 0.9 m into the first along x and
+/// // 0.8 m along y: the shallowest way out is 0.2 m along y.
+/// let cube: Shape<f64> = Cuboid::new(Vec3::new(0.5, 0.5, 0.5)).unwrap().into();
+/// let a = Body::new(&cube, Iso3::IDENTITY);
+/// let b = Body::new(&cube, Iso3::from_translation(Vec3::new(0.1, 0.8, 0.0)));
+/// let p = penetration(&a, &b, Method::Auto);
+/// assert_eq!(p.status, Status::Converged);
+/// assert!((p.distance + 0.2).abs() < 1e-9);
+/// assert!((p.normal - Vec3::Y).norm() < 1e-9);
+/// ```
 pub fn penetration<R: Real, U: Support<R>>(
+    a: &Body<'_, '_, R, U>,
+    b: &Body<'_, '_, R, U>,
+    method: Method,
+) -> Proximity<R> {
+    let first = penetration_first(a, b, method);
+    let uncertified = matches!(first.status, Status::Unverified | Status::IterationLimit);
+    if method != Method::Auto
+        || first.algorithm != Algorithm::Mpr
+        || !uncertified
+        || !(first.distance < R::ZERO)
+    {
+        return first;
+    }
+    let exact = penetration_first(a, b, Method::Epa);
+    let iterations = first.iterations.saturating_add(exact.iterations);
+    let shallower = exact.status == Status::Converged
+        && exact.distance < R::ZERO
+        && exact.distance >= first.distance;
+    let best = if shallower { exact } else { first };
+    Proximity { iterations, ..best }
+}
+
+/// [`penetration`] without the certification of MPR's answers: the
+/// table's algorithm alone. The contact pipeline takes it, with its own
+/// check of deep MPR answers, where a contact's speed matters more than
+/// the last percent of a deep overlap's depth.
+pub(crate) fn penetration_first<R: Real, U: Support<R>>(
     a: &Body<'_, '_, R, U>,
     b: &Body<'_, '_, R, U>,
     method: Method,

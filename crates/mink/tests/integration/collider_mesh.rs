@@ -10,7 +10,7 @@
 use mink::collider::deep;
 use mink::contact::{BOX_FEATURE_PREFERENCE, FEATURE_SLOP_FRACTION};
 use mink::islands::Link;
-use mink::query::{penetration, Body, Method};
+use mink::query::{penetration, Body, Method, Status};
 use mink::scene::{GeomDesc, SceneBuf, SceneConfig, SceneDesc, SceneInput};
 use mink::sdf::{OwnedSdf, SdfBody, SdfOptions, TriMesh};
 use mink::support::{ConvexHull, Cuboid, HalfSpace, HeightField, Iso3, Mat3, Real, Sphere, Vec3};
@@ -540,6 +540,7 @@ fn pct(x: &[f64], q: f64) -> f64 {
 fn deep_boxes_match_sat<R: Real>() {
     let mut rng = Rng::new(12);
     let (mut err_mpr, mut err_epa, mut err_deep) = (Vec::new(), Vec::new(), Vec::new());
+    let mut err_auto = Vec::new();
     let mut triggered = 0;
     let mut tries = 0;
     let params = ContactParams::new();
@@ -566,8 +567,10 @@ fn deep_boxes_match_sat<R: Real>() {
         let (sa, sb): (Shape<'_, R>, Shape<'_, R>) = (hull_a.view().into(), hull_b.view().into());
         let (qa, qb) = (pa.cast::<R>(), pb.cast::<R>());
         let (ba, bb) = (Body::new(&sa, qa), Body::new(&sb, qb));
-        let mpr = -penetration(&ba, &bb, Method::Auto).distance.to_f64();
+        let mpr = -penetration(&ba, &bb, Method::Mpr).distance.to_f64();
         let epa = -penetration(&ba, &bb, Method::Epa).distance.to_f64();
+        let certified = penetration(&ba, &bb, Method::Auto);
+        let auto = -certified.distance.to_f64();
         let fb = deep::penetration(&ba, &ma.sdf(), &bb, &mb.sdf(), Method::Auto);
         let fallback = -fb.distance.to_f64();
         if fallback != mpr {
@@ -638,11 +641,17 @@ fn deep_boxes_match_sat<R: Real>() {
             "box-box {box_depth} vs {exact}"
         );
 
+        // The query's own answer (MPR, checked by EPA when unproven) is
+        // the exact depth whenever it says it converged.
+        if certified.status == Status::Converged {
+            assert!((auto - exact).abs() <= slack, "Auto {auto}, exact {exact}");
+        }
+        err_auto.push((auto - exact).abs() / size);
         err_mpr.push((mpr - exact).abs() / size);
         err_epa.push((epa - exact).abs() / size);
         err_deep.push((fallback - exact).abs() / size);
     }
-    for e in [&mut err_mpr, &mut err_epa, &mut err_deep] {
+    for e in [&mut err_mpr, &mut err_epa, &mut err_deep, &mut err_auto] {
         e.sort_by(f64::total_cmp);
     }
     let row = |name: &str, e: &[f64]| {
@@ -661,13 +670,20 @@ fn deep_boxes_match_sat<R: Real>() {
         err_deep.len()
     );
     println!("| answer | median | 95th | worst | mean |");
-    row("MPR (Auto)", &err_mpr);
+    row("MPR (Mpr)", &err_mpr);
     row("GJK+EPA", &err_epa);
+    row("the query (Auto)", &err_auto);
     row("pipeline with fields", &err_deep);
     assert!(triggered > 0);
     assert!(pct(&err_deep, 0.95) < 2e-3, "95th {}", pct(&err_deep, 0.95));
     assert!(err_deep[err_deep.len() - 1] < 1e-2);
     let mean = |e: &[f64]| e.iter().sum::<f64>() / e.len() as f64;
     assert!(mean(&err_deep) <= mean(&err_mpr) + 1e-4);
+    let exactly = 10.0 * R::sqrt_epsilon().to_f64();
+    assert!(
+        pct(&err_auto, 0.95) < exactly,
+        "Auto 95th {}",
+        pct(&err_auto, 0.95)
+    );
 }
 for_each_real!(deep_boxes_match_sat, deep_boxes_match_sat);
