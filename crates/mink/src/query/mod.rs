@@ -147,7 +147,7 @@ pub fn distance<R: Real, U: Support<R>>(
 /// bad margin gives [`Status::InvalidInput`].
 ///
 /// ```
-/// use mink::query::{penetration, Algorithm, Body, Method, Status};
+/// use mink::query::{penetration, Body, Method, Status};
 /// use mink::support::{Cuboid, Iso3, Vec3};
 /// use mink::Shape;
 ///
