@@ -8,7 +8,8 @@
 //! - hull–hull: two 32-vertex hulls (points on a unit sphere), random
 //!   rotations, B slid along GJK's normal to 5 mm of overlap;
 //! - capsule–box: a capsule (radius 0.1, half length 0.4) lying on the
-//!   big box's top face, random yaw and tilt.
+//!   big box's top face (its axis turned from z into the face), random
+//!   yaw and tilt.
 //!
 //! mink: `mink::contact_manifold` on two `Shape`s (enum dispatch included).
 //! parry: `DefaultQueryDispatcher::contact_manifold_convex_convex` into a
@@ -65,12 +66,20 @@ struct Case<'s> {
     poses: Vec<(Iso3<f32>, Iso3<f32>)>,
 }
 
-/// A pose resting on the plane `z = top`: random yaw and position in
-/// `±spread`, tilt within ±0.02 rad, the lowest point `depth` below.
-fn resting(rng: &mut Rng, shape: &Shape<'_, f32>, top: f32, spread: f64) -> Iso3<f32> {
+/// A pose resting on the plane `z = top`: the shape turned by `base`,
+/// then random yaw and position in `±spread`, tilt within ±0.02 rad, the
+/// lowest point 0 to 8 mm below.
+fn resting(
+    rng: &mut Rng,
+    shape: &Shape<'_, f32>,
+    base: Mat3<f32>,
+    top: f32,
+    spread: f64,
+) -> Iso3<f32> {
     let rot = Mat3::from_axis_angle(Vec3::X, rng.range(-0.02, 0.02))
         .mul_mat(&Mat3::from_axis_angle(Vec3::Y, rng.range(-0.02, 0.02)))
-        .mul_mat(&Mat3::from_axis_angle(Vec3::Z, rng.range(-3.1, 3.1)));
+        .mul_mat(&Mat3::from_axis_angle(Vec3::Z, rng.range(-3.1, 3.1)))
+        .mul_mat(&base);
     let mut p = Iso3::from_parts(
         rot,
         Vec3::new(rng.range(-spread, spread), rng.range(-spread, spread), 0.0),
@@ -128,9 +137,11 @@ fn main() {
         .collect();
     let p_hull = pshape::ConvexPolyhedron::from_convex_hull(&hull_pts).unwrap();
 
-    let on_box = |rng: &mut Rng, s: &Shape<'_, f32>| -> Vec<(Iso3<f32>, Iso3<f32>)> {
+    // The capsule's axis (z) turned into the horizontal plane.
+    let lying = Mat3::from_axis_angle(Vec3::X, core::f32::consts::FRAC_PI_2);
+    let on_box = |rng: &mut Rng, s: &Shape<'_, f32>, base| -> Vec<(Iso3<f32>, Iso3<f32>)> {
         (0..POSES)
-            .map(|_| (Iso3::IDENTITY, resting(rng, s, 0.5, 0.6)))
+            .map(|_| (Iso3::IDENTITY, resting(rng, s, base, 0.5, 0.6)))
             .collect()
     };
     let cases = [
@@ -140,7 +151,7 @@ fn main() {
             b: small,
             pa: &p_big,
             pb: &p_small,
-            poses: on_box(&mut rng, &small),
+            poses: on_box(&mut rng, &small, id),
         },
         Case {
             name: "box-plane",
@@ -149,7 +160,7 @@ fn main() {
             pa: &p_ground,
             pb: &p_small,
             poses: (0..POSES)
-                .map(|_| (Iso3::IDENTITY, resting(&mut rng, &small, 0.0, 5.0)))
+                .map(|_| (Iso3::IDENTITY, resting(&mut rng, &small, id, 0.0, 5.0)))
                 .collect(),
         },
         Case {
@@ -166,7 +177,7 @@ fn main() {
             b: rod,
             pa: &p_big,
             pb: &p_rod,
-            poses: on_box(&mut rng, &rod),
+            poses: on_box(&mut rng, &rod, lying),
         },
     ];
 

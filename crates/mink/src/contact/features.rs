@@ -136,8 +136,7 @@ where
         perturbed_contacts(a, ba, b, bb, side, params, &first, scale, &mut extra);
     }
     let slop = R::lit(FEATURE_SLOP_FRACTION) * scale;
-    let cands = Candidates::with_first(p0, &extra, slop, distinct);
-    cands.reduce(first.normal)
+    extra.reduce_with_first(p0, slop, distinct, first.normal)
 }
 
 /// The pair's first contact (its signed distance, witnesses and normal),
@@ -148,7 +147,9 @@ where
 /// the pair out of reach it stops (most candidate pairs of a scene); a
 /// pair apart but within the margin takes GJK's converged distance as it
 /// is (the penetration query would run MPR only to find them apart, then
-/// the same GJK); only overlapping cores go on to [`penetration`] with
+/// the same GJK), and so does a pair whose cores are apart but whose
+/// inflations overlap (exact, as the penetration query's own answer for
+/// it would be); only overlapping cores go on to [`penetration`] with
 /// `params.method`. Pairs of strictly convex shapes go straight to
 /// [`penetration`]: their queries are analytic or short. A bad margin or
 /// pose is reported by [`penetration`].
@@ -177,9 +178,10 @@ where
     let d = mink_gjk::gjk(&mut pair, &ba.pose, &settings, &mut GjkCache::default());
     match d.status {
         GjkStatus::BeyondMargin => None,
-        GjkStatus::Converged if d.distance > R::ZERO => {
-            Some(Proximity::from_gjk(&d, Status::Converged))
-        }
+        // The cores apart: the distance is exact, and so is the depth when
+        // only the inflations overlap (a capsule or rounded box resting on
+        // a face).
+        GjkStatus::Converged => Some(Proximity::from_gjk(&d, Status::Converged)),
         _ => Some(deep_checked(a, ba, b, bb, params, size)),
     }
 }

@@ -119,6 +119,5 @@ pub(crate) fn half_space_manifold<R: Real, S: Support<R>>(
     // one exception, is as deep as its rim within round-off).
     let reach = scale + pose.translation.norm() + world.offset().abs();
     let round_off = R::lit(ROUND_OFF_ULPS) * R::EPSILON * reach;
-    let cands = Candidates::with_first(first, &extra, round_off, distinct);
-    cands.reduce(normal)
+    extra.reduce_with_first(first, round_off, distinct, normal)
 }

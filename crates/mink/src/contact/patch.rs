@@ -97,31 +97,37 @@ fn dist2<R: Real>(a: P2<R>, b: P2<R>) -> R {
 }
 
 /// A convex polygon (counter-clockwise) or point list of fixed capacity.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Poly<R> {
-    pts: [P2<R>; CLIP_CAPACITY],
-    len: usize,
+    /// Not initialized up front: most polygons hold a handful of points.
+    pts: heapless::Vec<P2<R>, CLIP_CAPACITY>,
 }
 
 impl<R: Real> Poly<R> {
     fn new() -> Self {
         Self {
-            pts: [P2::ZERO; CLIP_CAPACITY],
-            len: 0,
+            pts: heapless::Vec::new(),
         }
     }
 
     fn push(&mut self, p: P2<R>) {
         // Capacity is never reached (see CLIP_CAPACITY); ignore past it.
-        if let Some(slot) = self.pts.get_mut(self.len) {
-            *slot = p;
-            self.len += 1;
-        }
+        let _ = self.pts.push(p);
+    }
+
+    /// Number of points.
+    fn len(&self) -> usize {
+        self.pts.len()
+    }
+
+    /// Keeps the first `len` points.
+    fn truncate(&mut self, len: usize) {
+        self.pts.truncate(len);
     }
 
     /// The points.
     pub fn as_slice(&self) -> &[P2<R>] {
-        &self.pts[..self.len]
+        &self.pts
     }
 }
 
@@ -155,7 +161,7 @@ impl<R: Real> HeightPlane<R> {
 pub(crate) struct NotFlat;
 
 /// A support set seen along the normal.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) enum Feature<R> {
     /// One point (or points within the length tolerance of each other).
     Point(P2<R>),
@@ -284,32 +290,37 @@ fn convex_hull<R: Real>(pts: &[P2<R>], len_tol: R) -> Poly<R> {
     // the chord a -> b by more than the tolerance.
     let keep = |a: P2<R>, b: P2<R>, c: P2<R>| cross2(a, b, c) > len_tol * dist2(a, c);
     for pass in 0..2 {
-        let start = hull.len;
+        let start = hull.len();
         for k in 0..pts.len() {
             let p = if pass == 0 {
                 pts[k]
             } else {
                 pts[pts.len() - 1 - k]
             };
-            while hull.len >= start + 2 && !keep(hull.pts[hull.len - 2], hull.pts[hull.len - 1], p)
-            {
-                hull.len -= 1;
+            while hull.len() >= start + 2 && {
+                let h = hull.as_slice();
+                !keep(h[h.len() - 2], h[h.len() - 1], p)
+            } {
+                hull.truncate(hull.len() - 1);
             }
             hull.push(p);
         }
         // The last point of each chain starts the other.
-        hull.len -= 1;
+        hull.truncate(hull.len().saturating_sub(1));
     }
     // Merge vertices closer than the tolerance (the chains' ends).
     let mut out = Poly::new();
     for &p in hull.as_slice() {
-        let near_last = out.len > 0 && dist2(out.pts[out.len - 1], p) <= len_tol;
+        let near_last = out
+            .as_slice()
+            .last()
+            .is_some_and(|&q| dist2(q, p) <= len_tol);
         if !near_last {
             out.push(p);
         }
     }
-    while out.len > 1 && dist2(out.pts[0], out.pts[out.len - 1]) <= len_tol {
-        out.len -= 1;
+    while out.len() > 1 && dist2(out.as_slice()[0], out.as_slice()[out.len() - 1]) <= len_tol {
+        out.truncate(out.len() - 1);
     }
     out
 }
@@ -398,31 +409,43 @@ fn inside<R: Real>(p: P2<R>, poly: &[P2<R>]) -> bool {
 /// Sutherland–Hodgman: `subject` clipped by the counter-clockwise convex
 /// polygon `clip` (heights interpolated along the subject's edges).
 fn clip_polygon<R: Real>(subject: &[P2<R>], clip: &[P2<R>]) -> Poly<R> {
-    let mut cur = Poly::new();
+    // Two buffers, read and written in turn (no copy between passes).
+    let mut bufs = [Poly::new(), Poly::new()];
     for &p in subject {
-        cur.push(p);
+        bufs[0].push(p);
     }
-    let mut next = Poly::new();
+    let mut cur = 0;
     for i in 0..clip.len() {
         let (e0, e1) = (clip[i], clip[(i + 1) % clip.len()]);
-        next.len = 0;
-        let s = cur.as_slice();
+        let (first, second) = bufs.split_at_mut(1);
+        let (src, dst) = if cur == 0 {
+            (&first[0], &mut second[0])
+        } else {
+            (&second[0], &mut first[0])
+        };
+        dst.truncate(0);
+        let s = src.as_slice();
         for j in 0..s.len() {
             let (p, q) = (s[j], s[(j + 1) % s.len()]);
             let (dp, dq) = (cross2(e0, e1, p), cross2(e0, e1, q));
             if dp >= R::ZERO {
-                next.push(p);
+                dst.push(p);
             }
             if (dp >= R::ZERO) != (dq >= R::ZERO) {
-                next.push(p.lerp(q, dp / (dp - dq)));
+                dst.push(p.lerp(q, dp / (dp - dq)));
             }
         }
-        core::mem::swap(&mut cur, &mut next);
-        if cur.len == 0 {
+        cur = 1 - cur;
+        if bufs[cur].len() == 0 {
             break;
         }
     }
-    cur
+    let [a, b] = bufs;
+    if cur == 0 {
+        a
+    } else {
+        b
+    }
 }
 
 /// The part of segment `s0 s1` inside the counter-clockwise polygon

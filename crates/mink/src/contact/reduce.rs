@@ -13,24 +13,20 @@ pub const MAX_CANDIDATES: usize = 2 * SUPPORT_SET_CAPACITY + 1;
 
 const _: () = assert!(MAX_CANDIDATES > MAX_MANIFOLD_POINTS);
 
-/// A fixed-capacity list of candidate points (no allocation).
-#[derive(Clone, Copy, Debug)]
+/// A fixed-capacity list of candidate points (no allocation). The storage
+/// is not initialized up front: a pair routine builds two of these per
+/// call, and writing (then copying) all [`MAX_CANDIDATES`] slots cost more
+/// than the handful of points a pair produces.
+#[derive(Clone, Debug)]
 pub(crate) struct Candidates<R> {
-    points: [ContactPoint<R>; MAX_CANDIDATES],
-    len: usize,
+    points: heapless::Vec<ContactPoint<R>, MAX_CANDIDATES>,
 }
 
 impl<R: Real> Candidates<R> {
     /// An empty list.
     pub fn new() -> Self {
-        let zero = ContactPoint {
-            position: Vec3::ZERO,
-            normal: Vec3::X,
-            depth: R::ZERO,
-        };
         Self {
-            points: [zero; MAX_CANDIDATES],
-            len: 0,
+            points: heapless::Vec::new(),
         }
     }
 
@@ -42,7 +38,7 @@ impl<R: Real> Candidates<R> {
             return true;
         }
         let d2 = distinct * distinct;
-        for q in &mut self.points[..self.len] {
+        for q in self.points.iter_mut() {
             if (q.position - p.position).norm_squared() <= d2 {
                 if p.depth > q.depth {
                     *q = p;
@@ -50,14 +46,7 @@ impl<R: Real> Candidates<R> {
                 return true;
             }
         }
-        match self.points.get_mut(self.len) {
-            Some(slot) => {
-                *slot = p;
-                self.len += 1;
-                true
-            }
-            None => false,
-        }
+        self.points.push(p).is_ok()
     }
 
     /// The largest depth held (`-∞` when empty).
@@ -67,29 +56,39 @@ impl<R: Real> Candidates<R> {
             .fold(-R::INFINITY, |m, p| m.max_of(p.depth))
     }
 
-    /// The candidates of a pair: `extra` (the patch's points), and `first`
-    /// (the pair's deepest contact) only when no point of `extra` is
-    /// within `slop` meters as deep, since it then adds depth the patch
-    /// lacks; otherwise it lies inside the patch and would only crowd it.
-    pub fn with_first(first: ContactPoint<R>, extra: &Self, slop: R, distinct: R) -> Self {
-        let mut out = Self::new();
-        if !(extra.max_depth() >= first.depth - slop) {
-            out.push(first, distinct);
+    /// The manifold of a pair ([`Candidates::reduce`] along `normal`) from
+    /// its candidates: these (the patch's points), and `first` (the pair's
+    /// deepest contact) ahead of them only when no point held is within
+    /// `slop` meters as deep, since it then adds depth the patch lacks;
+    /// otherwise it lies inside the patch and would only crowd it. When
+    /// `first` joins, the points are merged as [`Candidates::push`] merges
+    /// them, `first` first.
+    pub fn reduce_with_first(
+        &self,
+        first: ContactPoint<R>,
+        slop: R,
+        distinct: R,
+        normal: Vec3<R>,
+    ) -> Manifold<R> {
+        if self.max_depth() >= first.depth - slop {
+            return self.reduce(normal);
         }
-        for p in extra.as_slice() {
-            out.push(*p, distinct);
+        let mut merged = Self::new();
+        merged.push(first, distinct);
+        for p in self.as_slice() {
+            merged.push(*p, distinct);
         }
-        out
+        merged.reduce(normal)
     }
 
     /// The points held.
     pub fn as_slice(&self) -> &[ContactPoint<R>] {
-        &self.points[..self.len]
+        &self.points
     }
 
     /// Number of points held.
     pub fn len(&self) -> usize {
-        self.len
+        self.points.len()
     }
 
     /// At most [`MAX_MANIFOLD_POINTS`] of the points: all of them when they

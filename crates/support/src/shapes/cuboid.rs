@@ -99,11 +99,17 @@ impl<R: Real> Support<R> for Cuboid<R> {
         let corners = self.corners();
         let mut face = [Vec3::ZERO; 8];
         let mut n = 0;
+        // Bits shared by every corner taken (`common`) and set in any
+        // (`any`): four corners with a bit in `common` or missing from
+        // `any` lie on one face.
+        let (mut common, mut any) = (0b111usize, 0usize);
         for &i in &[0usize, 1, 3, 2, 6, 7, 5, 4] {
             let c = corners[i];
             if dir.dot(c) >= best - tol {
                 face[n] = c;
                 n += 1;
+                common &= i;
+                any |= i;
             }
         }
         if n == 0 {
@@ -111,12 +117,28 @@ impl<R: Real> Support<R> for Cuboid<R> {
             return out.push(self.support(dir, &mut ()));
         }
         if n == 4 {
-            order_quad_ccw(&mut face, dir);
+            if common != 0 || any != 0b111 {
+                // A face, visited along its boundary: only the sense of
+                // the walk may need turning.
+                orient_quad_ccw(&mut face, dir);
+            } else {
+                order_quad_ccw(&mut face, dir);
+            }
         }
         for p in &face[..n] {
             out.push(*p)?;
         }
         Ok(())
+    }
+}
+
+/// Reverses the first four points, a quadrilateral listed along its
+/// boundary, when they turn clockwise about `normal`; a flat or non-finite
+/// turn leaves them as they are.
+fn orient_quad_ccw<R: Real>(pts: &mut [Vec3<R>; 8], normal: Vec3<R>) {
+    let turn = (pts[1] - pts[0]).cross(pts[2] - pts[1]).dot(normal);
+    if turn < R::ZERO {
+        pts[..4].reverse();
     }
 }
 
