@@ -19,8 +19,9 @@
 //!   plane's inward normal, each point with its own depth (`half_space`);
 //!   a rounded shape's points on its surface over each core point
 //!   (`rounded`);
-//! - every other convex pair: the first contact from the pair's
-//!   penetration query (MPR, checked by GJK+EPA past
+//! - every other convex pair: the first contact (GJK's distance while the
+//!   cores are apart, exact also when only the inflations overlap; else
+//!   the pair's penetration query, MPR checked by GJK+EPA past
 //!   [`EPA_DEPTH_FRACTION`] of the size) gives the normal, the two shapes'
 //!   support sets along it the touching features (vertex, edge, face, cap
 //!   polygon; a set that is not flat, on a deep pair, is taken again
