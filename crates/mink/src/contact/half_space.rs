@@ -17,7 +17,7 @@ use mink_support::{HalfSpace, Iso3, Mat3, Real, Support, SupportSet, Vec3};
 /// Round-off of a half-space contact's depth, in units of `R::EPSILON`
 /// times the size and distance from the origin of the pair (meters): the
 /// depths of one support point computed by two paths differ by less.
-const ROUND_OFF_ULPS: f64 = 64.0;
+pub(crate) const ROUND_OFF_ULPS: f64 = 64.0;
 
 /// The manifold of half-space `plane` at `plane_pose` (inflated by
 /// `plane_margin`) and `shape` at `pose` (inflated by `margin_s` on top of

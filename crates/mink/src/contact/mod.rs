@@ -15,7 +15,9 @@
 //! How each pair is worked (one routine a file):
 //! - box–box: closed-form separating-axis test over the 15 axes, then the
 //!   incident face clipped to the reference face (`box_box`);
-//! - a half-space against any shape: the shape's support set along the
+//! - a box (without a margin of its own) against a half-space: its
+//!   corners within reach, each with its own depth (`box_half_space`);
+//! - a half-space against any other shape: the shape's support set along the
 //!   plane's inward normal, each point with its own depth (`half_space`);
 //!   a rounded shape's points on its surface over each core point
 //!   (`rounded`);
@@ -41,6 +43,7 @@
 //! kilobytes of stack for a 32-vertex hull).
 
 mod box_box;
+mod box_half_space;
 mod features;
 mod half_space;
 mod patch;
@@ -62,6 +65,7 @@ use crate::query::{Body, Method, Proximity};
 use crate::shape::Shape;
 use crate::PairVisitor;
 use box_box::{box_box_manifold, PosedBox};
+use box_half_space::box_half_space_manifold;
 use mink_support::{HalfSpace, Real, Support};
 
 /// How a pair's contact patch is found beyond its first (deepest) point.
@@ -199,6 +203,16 @@ fn manifold_with<R: Real, U: Support<R>>(
                 margin: body.margin,
             };
             box_box_manifold(posed(sa, a), posed(sb, b), params.margin)
+        }
+        (Shape::HalfSpace(p), Shape::Cuboid(c))
+            if params.patch == Patch::Auto && b.margin == R::ZERO =>
+        {
+            box_half_space_manifold(p, &a.pose, a.margin, c, &b.pose, true, params.margin)
+        }
+        (Shape::Cuboid(c), Shape::HalfSpace(p))
+            if params.patch == Patch::Auto && a.margin == R::ZERO =>
+        {
+            box_half_space_manifold(p, &b.pose, b.margin, c, &a.pose, false, params.margin)
         }
         _ => crate::dispatch_pair(a.shape, b.shape, Manifolder { a, b, params }),
     };

@@ -125,6 +125,96 @@ for_each_real!(
     tilted_box_on_plane
 );
 
+/// A box against a plane: the closed form (`Shape::Cuboid`) against the
+/// general half-space path on the same box given as a user's shape
+/// (`Shape::Custom`: the box's support function and support set), on
+/// random poses from resting to tilted and hovering within the margin, the
+/// plane as A and as B, a plane turned and shifted: the same points, and
+/// each depth the depth of a corner of the box below the plane.
+fn box_on_plane_matches_its_hull<R: Real>() {
+    let mut rng = Rng::new(0xb1);
+    let tilt_plane =
+        Mat3::from_axis_angle(v::<R>(1.0, 2.0, 0.5).try_normalize().unwrap(), R::lit(0.3));
+    let plane_pose = pose(tilt_plane, v(0.2, -0.1, 0.3));
+    let plane: Shape<'_, R, &Cuboid<R>> =
+        Shape::HalfSpace(HalfSpace::new(Vec3::Z, R::lit(0.1)).unwrap());
+    let world = HalfSpace::new(Vec3::Z, R::lit(0.1))
+        .unwrap()
+        .transformed(&plane_pose)
+        .unwrap();
+    let (mut points, mut poses) = (0usize, 0usize);
+    for k in 0..400 {
+        let half = v::<R>(
+            rng.range_f64(0.05, 1.0),
+            rng.range_f64(0.05, 1.0),
+            rng.range_f64(0.02, 0.5),
+        );
+        let cuboid = Cuboid::new(half).unwrap();
+        let cube: Shape<'_, R, &Cuboid<R>> = Shape::Cuboid(cuboid);
+        let user: Shape<'_, R, &Cuboid<R>> = Shape::Custom(&cuboid);
+        // Mostly near-flat (resting), some turned anyhow.
+        let rot = if k % 4 == 0 {
+            rng.rotation()
+        } else {
+            Mat3::from_axis_angle(rng.unit_vec(), rng.range(0.0, 0.05))
+        };
+        let rot = tilt_plane.mul_mat(&rot);
+        let mut p = pose(
+            rot,
+            plane_pose.translation + rng.unit_vec::<R>() * R::lit(0.3),
+        );
+        // Slide along the plane's normal so the lowest corner is between
+        // 5 cm deep and 3 cm above (past the 2 cm margin).
+        let low = cuboid
+            .corners()
+            .iter()
+            .map(|&c| world.signed_distance(p.transform_point(c)))
+            .fold(R::INFINITY, |m, h| m.min_of(h));
+        p.translation += world.normal() * (rng.range::<R>(-0.05, 0.03) - low);
+        let params = ContactParams::new().with_margin(R::lit(0.02));
+        for plane_is_a in [true, false] {
+            let pair = |shape: &Shape<'_, R, &Cuboid<R>>| {
+                let (ba, bb) = (Body::new(&plane, plane_pose), Body::new(shape, p));
+                if plane_is_a {
+                    contact_manifold(&ba, &bb, &params)
+                } else {
+                    contact_manifold(&bb, &ba, &params)
+                }
+            };
+            let (closed, general) = (pair(&cube), pair(&user));
+            assert_eq!(closed.len(), general.len(), "{closed:?}\n{general:?}");
+            let tol = tol::<R>() * R::lit(10.0);
+            for c in closed.as_slice() {
+                let same = general.as_slice().iter().any(|g| {
+                    (g.position - c.position).norm() < tol
+                        && (g.depth - c.depth).abs() < tol
+                        && (g.normal - c.normal).norm() < tol
+                });
+                assert!(same, "{c:?} not in {general:?}");
+                // Its corner lies depth / 2 below the point, along the
+                // plane's normal, and depth below the plane.
+                let corner = c.position - world.normal() * (c.depth * R::HALF);
+                assert!((world.signed_distance(corner) + c.depth).abs() < tol);
+                let on_box = cuboid
+                    .corners()
+                    .iter()
+                    .any(|&q| (p.transform_point(q) - corner).norm() < tol);
+                assert!(on_box, "{c:?} is not at a corner");
+            }
+            points += closed.len();
+            poses += usize::from(!closed.is_empty());
+        }
+    }
+    // The poses reach past the margin, rest on faces and tilt onto edges.
+    assert!(poses > 400 && poses < 800, "{poses}");
+    assert!(points > 2 * poses, "{points} points on {poses} poses");
+}
+
+for_each_real!(
+    box_on_plane_closed_form_matches_the_general_path,
+    box_on_plane_matches_its_hull
+);
+
 fn sphere_capsule_cylinder_on_plane<R: Real>() {
     let plane = ground::<R>();
     let a = Body::new(&plane, Iso3::IDENTITY);
