@@ -12,10 +12,6 @@ use super::reduce::Candidates;
 use super::{ContactPoint, Manifold};
 use mink_support::{Cuboid, HalfSpace, Iso3, Real};
 
-/// The corners in the order of [`Cuboid::support_set`]: each face's four
-/// along its boundary.
-const CORNER_ORDER: [usize; 8] = [0, 1, 3, 2, 6, 7, 5, 4];
-
 /// The manifold of half-space `plane` at `plane_pose` (inflated by
 /// `plane_margin`, meters) and box `cuboid` at `pose` (no margin of its
 /// own) within `margin` meters; `plane_is_a` says which of the pair the
@@ -33,21 +29,17 @@ pub(crate) fn box_half_space_manifold<R: Real>(
         return Manifold::new();
     };
     let n = world.normal();
-    let corners = cuboid.corners();
-    // Heights above the plane, world frame: the deepest corner is the one
-    // of least height.
-    let heights = corners.map(|c| world.signed_distance(pose.transform_point(c)));
-    let (deepest, low) =
-        heights.iter().enumerate().fold(
-            (0, R::INFINITY),
-            |(k, m), (i, &h)| {
-                if h < m {
-                    (i, h)
-                } else {
-                    (k, m)
-                }
-            },
-        );
+    let corners = cuboid.corners().map(|c| pose.transform_point(c));
+    // Heights above the plane: the deepest corner is the one of least
+    // height.
+    let heights = corners.map(|c| world.signed_distance(c));
+    let mut deepest = 0;
+    for (i, &h) in heights.iter().enumerate() {
+        if h < heights[deepest] {
+            deepest = i;
+        }
+    }
+    let low = heights[deepest];
     let gap = low - plane_margin;
     if !(gap <= margin) {
         return Manifold::new();
@@ -56,18 +48,18 @@ pub(crate) fn box_half_space_manifold<R: Real>(
     let contact = |i: usize| {
         let depth = plane_margin - heights[i];
         ContactPoint {
-            position: pose.transform_point(corners[i]) + n * (depth * R::HALF),
+            position: corners[i] + n * (depth * R::HALF),
             normal,
             depth,
         }
     };
     let scale = cuboid.half_extents().norm();
     let distinct = R::lit(DISTINCT_FRACTION) * scale;
-    // The support set's reach below the deepest corner, as the general
-    // routine takes it.
+    // The support set's reach below the deepest corner, and the corners'
+    // order, as the general routine takes them.
     let tol = (-gap).max_of(R::ZERO) + margin + R::lit(FEATURE_SLOP_FRACTION) * scale;
     let mut extra = Candidates::new();
-    for i in CORNER_ORDER {
+    for i in Cuboid::<R>::FACE_WALK {
         let p = contact(i);
         if heights[i] - low <= tol && p.depth >= -margin {
             extra.push(p, distinct);

@@ -417,12 +417,8 @@ fn clip_polygon<R: Real>(subject: &[P2<R>], clip: &[P2<R>]) -> Poly<R> {
     let mut cur = 0;
     for i in 0..clip.len() {
         let (e0, e1) = (clip[i], clip[(i + 1) % clip.len()]);
-        let (first, second) = bufs.split_at_mut(1);
-        let (src, dst) = if cur == 0 {
-            (&first[0], &mut second[0])
-        } else {
-            (&second[0], &mut first[0])
-        };
+        let [a, b] = &mut bufs;
+        let (src, dst) = if cur == 0 { (&*a, b) } else { (&*b, a) };
         dst.truncate(0);
         let s = src.as_slice();
         for j in 0..s.len() {

@@ -131,7 +131,7 @@ for_each_real!(
 /// random poses from resting to tilted and hovering within the margin, the
 /// plane as A and as B, a plane turned and shifted: the same points, and
 /// each depth the depth of a corner of the box below the plane.
-fn box_on_plane_matches_its_hull<R: Real>() {
+fn box_on_plane_matches_the_general_path<R: Real>() {
     let mut rng = Rng::new(0xb1);
     let tilt_plane =
         Mat3::from_axis_angle(v::<R>(1.0, 2.0, 0.5).try_normalize().unwrap(), R::lit(0.3));
@@ -212,7 +212,7 @@ fn box_on_plane_matches_its_hull<R: Real>() {
 
 for_each_real!(
     box_on_plane_closed_form_matches_the_general_path,
-    box_on_plane_matches_its_hull
+    box_on_plane_matches_the_general_path
 );
 
 fn sphere_capsule_cylinder_on_plane<R: Real>() {

@@ -29,6 +29,13 @@ impl<R: Real> Cuboid<R> {
         self.half_extents
     }
 
+    /// The corner numbers of [`Cuboid::corners`] in the order that walks
+    /// each face's boundary: the Gray-code order 0, 1, 3, 2 around the
+    /// `-z` square, then 6, 7, 5, 4 around the `+z` one, so that the four
+    /// corners of any face come in order around it (the order
+    /// [`Support::support_set`] lists them in, up to the sense).
+    pub const FACE_WALK: [usize; 8] = [0, 1, 3, 2, 6, 7, 5, 4];
+
     /// The eight corners, local frame; corner `i` has `+x` when bit 0 of `i`
     /// is set, `+y` for bit 1, `+z` for bit 2.
     pub fn corners(&self) -> [Vec3<R>; 8] {
@@ -94,8 +101,7 @@ impl<R: Real> Support<R> for Cuboid<R> {
             let mut h = ();
             dir.dot(self.support(dir, &mut h))
         };
-        // Visit corners in an order that walks each face's boundary: the
-        // Gray-code order 0,1,3,2 for the x-y square, on each z level.
+        // Visit corners in an order that walks each face's boundary.
         let corners = self.corners();
         let mut face = [Vec3::ZERO; 8];
         let mut n = 0;
@@ -103,7 +109,7 @@ impl<R: Real> Support<R> for Cuboid<R> {
         // (`any`): four corners with a bit in `common` or missing from
         // `any` lie on one face.
         let (mut common, mut any) = (0b111usize, 0usize);
-        for &i in &[0usize, 1, 3, 2, 6, 7, 5, 4] {
+        for i in Self::FACE_WALK {
             let c = corners[i];
             if dir.dot(c) >= best - tol {
                 face[n] = c;
