@@ -1,24 +1,43 @@
 //! The warm-start cache a caller keeps per pair across frames.
 
 use crate::Simplex;
-use mink_support::{Real, Vec3};
+use mink_support::{Iso3, Real, Vec3};
 
 /// Warm-start state for one pair of shapes, kept by the caller across
-/// queries (frames): the last closest point of `A ⊖ B` (A's frame), both
-/// shapes' support hints (a hull's vertex index), and GJK's final simplex,
-/// which [`epa`](crate::epa) starts from.
+/// queries (frames): the last query's simplex as points of the two cores,
+/// each in its own shape's frame; the last closest point of `A ⊖ B` (A's
+/// frame); both shapes' support hints (a hull's vertex index); and GJK's
+/// final simplex, which [`epa`](crate::epa) starts from.
 ///
-/// A query on a pair that moved a little since the last one starts from the
-/// last closest point instead of the centres' offset, and its hull supports
-/// hill-climb from last time's vertices, so it needs fewer iterations. A
-/// fresh (default) cache is always valid; a stale one only costs iterations,
-/// never correctness.
+/// A query on a pair that moved since the last one starts from last
+/// time's simplex, re-posed: its points are points of the two shapes
+/// wherever the shapes now are, so the simplex is a valid start, and after
+/// a small motion its closest point is already close to the answer (a
+/// resting face contact converges in one or two iterations instead of
+/// four or five), and every [`WARM_REFRESH`](crate::WARM_REFRESH)-th query
+/// starts cold, so that round-off cannot add up over a long rest. Its hull
+/// supports hill-climb from last time's vertices.
+///
+/// A fresh (default) cache is always valid, and a stale one (any motion in
+/// between) only costs iterations, never correctness; but a cache belongs
+/// to one pair of shapes, in one order: the points it keeps are points of
+/// those shapes, and given to another pair they are not points of its
+/// shapes, so the answers are wrong. [`GjkCache::reset`] it when the pair
+/// changes.
 #[derive(Clone, Copy, Debug)]
 pub struct GjkCache<R, HA = (), HB = ()> {
     pub(crate) dir: Vec3<R>,
     pub(crate) hint_a: HA,
     pub(crate) hint_b: HB,
     pub(crate) simplex: Simplex<R>,
+    /// `simplex` is the last query's, ended on an answer: the next query
+    /// starts from it.
+    pub(crate) warm: bool,
+    /// B's pose in A's frame at the last query (what `simplex` was taken
+    /// at).
+    pub(crate) pose_ab: Iso3<R>,
+    /// Warm starts in a row since the last cold query.
+    pub(crate) age: u32,
 }
 
 impl<R: Real, HA: Default, HB: Default> Default for GjkCache<R, HA, HB> {
@@ -28,6 +47,9 @@ impl<R: Real, HA: Default, HB: Default> Default for GjkCache<R, HA, HB> {
             hint_a: HA::default(),
             hint_b: HB::default(),
             simplex: Simplex::new(),
+            warm: false,
+            pose_ab: Iso3::IDENTITY,
+            age: 0,
         }
     }
 }
@@ -39,10 +61,10 @@ impl<R: Real, HA: Default, HB: Default> GjkCache<R, HA, HB> {
     }
 
     /// A cache whose next query starts from `direction` (A's frame), a
-    /// guess of the closest point of `A ⊖ B`: a caller that keeps only a
-    /// direction per pair (a scene's pair memory, which cannot store each
-    /// pair's typed hints) warm-starts with it. A zero direction, or one
-    /// whose squared length is not finite, gives a cold start.
+    /// guess of the closest point of `A ⊖ B`, with no simplex: a caller
+    /// that keeps only a direction per pair warm-starts with it. A zero
+    /// direction, or one whose squared length is not finite, gives a cold
+    /// start.
     pub fn with_direction(direction: Vec3<R>) -> Self {
         let dir = if direction.norm_squared().finite() {
             direction
@@ -55,7 +77,8 @@ impl<R: Real, HA: Default, HB: Default> GjkCache<R, HA, HB> {
         }
     }
 
-    /// Forgets everything (the next query starts cold).
+    /// Forgets everything (the next query starts cold): call it when the
+    /// cache is to serve another pair of shapes.
     pub fn reset(&mut self) {
         *self = Self::default();
     }

@@ -63,7 +63,9 @@ where
     let mut first: Polytope<R, EPA_FIRST_VERTICES, { 2 * EPA_FIRST_VERTICES - 4 }> =
         Polytope::new();
     let settings = GjkSettings::default();
-    let p = penetration_with(pair, pose_a, &settings, &mut cache, &mut first);
+    let p = penetration_in::<R, A, B, I, false, EPA_FIRST_VERTICES, { 2 * EPA_FIRST_VERTICES - 4 }>(
+        pair, pose_a, &settings, &mut cache, &mut first,
+    );
     if p.status != EpaStatus::CapacityReached {
         return p;
     }
@@ -93,6 +95,23 @@ where
     A: Support<R>,
     B: Support<R>,
 {
+    penetration_in::<R, A, B, I, true, V, F>(pair, pose_a, settings, cache, poly)
+}
+
+/// [`penetration_with`], its GJK warm-started from `cache`'s simplex only
+/// when `WARM` (see `gjk_core`).
+fn penetration_in<R, A, B, const I: bool, const WARM: bool, const V: usize, const F: usize>(
+    pair: &mut MinkowskiDiff<'_, R, A, B, I>,
+    pose_a: &Iso3<R>,
+    settings: &GjkSettings<R>,
+    cache: &mut GjkCache<R, A::Hint, B::Hint>,
+    poly: &mut Polytope<R, V, F>,
+) -> Penetration<R>
+where
+    R: Real,
+    A: Support<R>,
+    B: Support<R>,
+{
     if !pose_a.is_finite() {
         return Penetration::non_finite();
     }
@@ -100,7 +119,7 @@ where
         stop: crate::Stop::Never,
         ..*settings
     };
-    let core = gjk_core(pair, &settings, cache);
+    let core = gjk_core::<R, A, B, I, WARM>(pair, &settings, cache);
     if core.status == GjkStatus::NonFinite {
         return Penetration::non_finite();
     }

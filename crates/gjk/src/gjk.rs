@@ -19,6 +19,13 @@ use crate::{
 };
 use mink_support::{Iso3, MinkowskiDiff, Real, Support, Vec3};
 
+/// The most queries in a row that start from the last one's simplex; the
+/// next starts cold. Each warm start moves the kept points by one rigid
+/// transform, whose round-off (a few units of [`Real::EPSILON`] of the
+/// size) would otherwise add up over a long rest; 64 bounds it to tens of
+/// them, at the cost of one cold query in 64.
+pub const WARM_REFRESH: u32 = 64;
+
 /// The state GJK ends in, in A's frame, before the inflation correction.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CoreResult<R> {
@@ -55,10 +62,28 @@ where
     A: Support<R>,
     B: Support<R>,
 {
+    gjk_with::<R, A, B, I, true>(pair, pose_a, settings, cache)
+}
+
+/// [`gjk`], warm-started from `cache`'s simplex when `WARM`; a caller
+/// whose cache is fresh passes `false` and compiles without the warm
+/// start (700 bytes of a Cortex-M build).
+#[inline]
+fn gjk_with<R, A, B, const I: bool, const WARM: bool>(
+    pair: &mut MinkowskiDiff<'_, R, A, B, I>,
+    pose_a: &Iso3<R>,
+    settings: &GjkSettings<R>,
+    cache: &mut GjkCache<R, A::Hint, B::Hint>,
+) -> Distance<R>
+where
+    R: Real,
+    A: Support<R>,
+    B: Support<R>,
+{
     if !pose_a.is_finite() {
         return Distance::non_finite();
     }
-    let core = gjk_core(pair, settings, cache);
+    let core = gjk_core::<R, A, B, I, WARM>(pair, settings, cache);
     to_world(pair, pose_a, &core, &cache.simplex)
 }
 
@@ -76,7 +101,7 @@ where
     B: Support<R>,
 {
     let mut cache = GjkCache::default();
-    gjk(pair, pose_a, &GjkSettings::default(), &mut cache)
+    gjk_with::<R, A, B, I, false>(pair, pose_a, &GjkSettings::default(), &mut cache)
 }
 
 /// `true` when the shapes overlap or touch (within GJK's tolerance).
@@ -92,7 +117,7 @@ where
 {
     let mut cache = GjkCache::default();
     let settings = GjkSettings::default().with_stop(Stop::Collision);
-    let core = gjk_core(pair, &settings, &mut cache);
+    let core = gjk_core::<R, A, B, I, false>(pair, &settings, &mut cache);
     match core.status {
         GjkStatus::Intersecting => true,
         GjkStatus::Converged | GjkStatus::Degenerate | GjkStatus::IterationLimit => {
@@ -153,8 +178,9 @@ where
 }
 
 /// The GJK loop on the cores, A's frame. Leaves the final simplex and the
-/// warm-start state in `cache`.
-pub(crate) fn gjk_core<R, A, B, const I: bool>(
+/// warm-start state in `cache`; starts from `cache`'s simplex only when
+/// `WARM` (a fresh cache has none, and `false` compiles without it).
+pub(crate) fn gjk_core<R, A, B, const I: bool, const WARM: bool>(
     pair: &mut MinkowskiDiff<'_, R, A, B, I>,
     settings: &GjkSettings<R>,
     cache: &mut GjkCache<R, A::Hint, B::Hint>,
@@ -206,6 +232,17 @@ where
     let mut nesterov = settings.variant == Variant::Nesterov;
     let rel_tol = settings.tolerance;
 
+    // Last query's simplex, when it ended on an answer, and the motion of
+    // B relative to A since then.
+    let old = cache.simplex;
+    let warm = WARM && cache.warm && cache.age < WARM_REFRESH;
+    cache.age = if warm { cache.age + 1 } else { 0 };
+    let old_len = if warm { old.len() } else { 0 };
+    let motion = if I || !WARM {
+        Iso3::IDENTITY
+    } else {
+        pair.pose_ab.mul(&cache.pose_ab.inverse())
+    };
     let simplex = &mut cache.simplex;
     simplex.clear();
     let mut v = guess;
@@ -218,80 +255,101 @@ where
     let mut status = GjkStatus::IterationLimit;
     let mut k: u32 = 0;
 
+    // Warm start: last query's simplex, its points re-posed (points of the
+    // shapes wherever they now are, so a valid simplex of `C`). All but
+    // the last go in now; the last enters as the first pass's point, in
+    // place of a support point, so the loop's own reduction finds their
+    // closest point (one copy of it, which a Cortex-M build notices).
+    let mut pending = None;
+    for i in 0..old_len {
+        let Some(p) = old.vertex(i) else { break };
+        let (a, b) = (p.a, if I { p.b } else { motion.transform_point(p.b) });
+        scale = scale.max_of(a.max_abs()).max_of(b.max_abs());
+        if let Some((w, a)) = pending.replace((a - b, a)) {
+            simplex.push(w, a);
+        }
+    }
+
     while k < MAX_GJK_ITERATIONS {
-        k += 1;
-        // Search direction: the closest point, or its Nesterov blend.
-        // `|dir|` is `v_norm` when `dir` is `v` (the same `sqrt` of the same
-        // `|v|²`), which saves a square root per plain iteration.
-        let mut dn = v_norm;
-        if nesterov && !simplex.is_empty() {
-            let kk = R::lit(k as f64);
-            if polytope {
-                // Momentum (k + 1) / (k + 2), k = 1 at the first blend.
-                let m = (kk + R::ONE) / (kk + R::TWO);
-                let y = v * m + w_last * (R::ONE - m);
-                let (yn, dn) = (y.norm(), dir.norm());
-                if yn > R::ZERO && dn > R::ZERO {
-                    dir = dir * (m / dn) + y * ((R::ONE - m) / yn);
+        let (w, a) = if let Some(p) = pending.take() {
+            p
+        } else {
+            k += 1;
+            // Search direction: the closest point, or its Nesterov blend.
+            // `|dir|` is `v_norm` when `dir` is `v` (the same `sqrt` of the same
+            // `|v|²`), which saves a square root per plain iteration.
+            let mut dn = v_norm;
+            if nesterov && !simplex.is_empty() {
+                let kk = R::lit(k as f64);
+                if polytope {
+                    // Momentum (k + 1) / (k + 2), k = 1 at the first blend.
+                    let m = (kk + R::ONE) / (kk + R::TWO);
+                    let y = v * m + w_last * (R::ONE - m);
+                    let (yn, dn) = (y.norm(), dir.norm());
+                    if yn > R::ZERO && dn > R::ZERO {
+                        dir = dir * (m / dn) + y * ((R::ONE - m) / yn);
+                    } else {
+                        dir = v;
+                    }
+                } else {
+                    // Momentum k / (k + 2): the paper's (t + 1) / (t + 3), t = k - 1.
+                    let m = kk / (kk + R::TWO);
+                    let y = v * m + w_last * (R::ONE - m);
+                    dir = dir * m + y * (R::ONE - m);
+                }
+                if greater(dir.norm_squared(), R::ZERO) {
+                    dn = dir.norm();
                 } else {
                     dir = v;
                 }
             } else {
-                // Momentum k / (k + 2): the paper's (t + 1) / (t + 3), t = k - 1.
-                let m = kk / (kk + R::TWO);
-                let y = v * m + w_last * (R::ONE - m);
-                dir = dir * m + y * (R::ONE - m);
-            }
-            if greater(dir.norm_squared(), R::ZERO) {
-                dn = dir.norm();
-            } else {
                 dir = v;
             }
-        } else {
-            dir = v;
-        }
 
-        let sp = pair.support(-dir);
-        let w = sp.w;
-        scale = scale.max_of(sp.a.max_abs()).max_of(sp.b.max_abs());
-        let tol = rel_tol * scale;
+            let sp = pair.support(-dir);
+            let w = sp.w;
+            scale = scale.max_of(sp.a.max_abs()).max_of(sp.b.max_abs());
+            let tol = rel_tol * scale;
 
-        // Lower bound from the plane through w normal to dir.
-        let omega = dir.dot(w) / dn;
-        if omega > lower {
-            lower = omega;
-        }
-        if lower - inflation > margin {
-            status = if collision_only {
-                GjkStatus::Separated
-            } else {
-                GjkStatus::BeyondMargin
-            };
-            out.dir = dir;
-            if simplex.is_empty() {
-                // Proven on the first support: keep it as the simplex, so
-                // the witnesses and the upper bound are real.
-                simplex.push(w, sp.a);
-                v = simplex.reduce().v;
-                vv = v.norm_squared();
+            // Lower bound from the plane through w normal to dir.
+            let omega = dir.dot(w) / dn;
+            if omega > lower {
+                lower = omega;
             }
-            break;
-        }
-
-        if !simplex.is_empty() {
-            if v_norm - lower <= tol {
-                status = GjkStatus::Converged;
+            if lower - inflation > margin {
+                status = if collision_only {
+                    GjkStatus::Separated
+                } else {
+                    GjkStatus::BeyondMargin
+                };
+                out.dir = dir;
+                if simplex.is_empty() {
+                    // Proven on the first support: keep it as the simplex, so
+                    // the witnesses and the upper bound are real.
+                    simplex.push(w, sp.a);
+                    v = simplex.reduce().v;
+                    vv = v.norm_squared();
+                }
                 break;
             }
-            // Nesterov's restart test: the Frank-Wolfe gap at v (measured
-            // with this w, so optimistic) is within the tolerance.
-            if nesterov && v_norm * v_norm - v.dot(w) <= tol * v_norm {
-                nesterov = false;
-                continue;
-            }
-        }
 
-        simplex.push(w, sp.a);
+            if !simplex.is_empty() {
+                if v_norm - lower <= tol {
+                    status = GjkStatus::Converged;
+                    break;
+                }
+                // Nesterov's restart test: the Frank-Wolfe gap at v (measured
+                // with this w, so optimistic) is within the tolerance.
+                if nesterov && v_norm * v_norm - v.dot(w) <= tol * v_norm {
+                    nesterov = false;
+                    continue;
+                }
+            }
+            (w, sp.a)
+        };
+        let tol = rel_tol * scale;
+
+        simplex.push(w, a);
         let closest = simplex.reduce();
         let new_vv = closest.v.norm_squared();
         if closest.inside || !greater(new_vv, tol * tol) {
@@ -306,7 +364,8 @@ where
         }
         let progress = new_vv < vv;
         v = closest.v;
-        let first = k == 1;
+        // No progress test on the first support: `vv` was the guess's.
+        let first = k <= 1;
         vv = new_vv;
         v_norm = vv.sqrt();
         w_last = w;
@@ -340,6 +399,16 @@ where
     };
     cache.hint_a = pair.hint_a;
     cache.hint_b = pair.hint_b;
+    // The next query re-poses this simplex by the motion from this pose.
+    cache.warm = WARM
+        && matches!(
+            status,
+            GjkStatus::Converged
+                | GjkStatus::Separated
+                | GjkStatus::BeyondMargin
+                | GjkStatus::Intersecting
+        );
+    cache.pose_ab = pair.pose_ab;
     out.upper = vv.sqrt();
     out.lower = lower.min_of(out.upper);
     out.v = v;

@@ -4,7 +4,8 @@
 //! [`mink_support::Support`]: intersection ([`intersect`]), signed distance
 //! with witnesses and normal ([`distance`], [`gjk`]), early-stop modes for a
 //! collision pipeline ([`Stop`]), Nesterov acceleration ([`Variant`]), a
-//! per-pair warm-start cache ([`GjkCache`]), and penetration depth by EPA
+//! per-pair warm-start cache that re-poses the last query's simplex
+//! ([`GjkCache`]), and penetration depth by EPA
 //! ([`penetration`], [`epa`]) in a fixed-capacity buffer ([`Polytope`]).
 //!
 //! Every query is generic over the scalar (`f32`, `f64`) and over the pair
@@ -59,7 +60,7 @@ pub use epa::{
     epa, penetration, penetration_with, Polytope, EPA_DEFAULT_FACES, EPA_DEFAULT_VERTICES,
     EPA_FIRST_VERTICES,
 };
-pub use gjk::{distance, gjk, intersect};
+pub use gjk::{distance, gjk, intersect, WARM_REFRESH};
 pub use result::{Distance, EpaStatus, GjkStatus, Penetration};
 pub use settings::{
     epa_tolerance, gjk_tolerance, GjkSettings, Stop, Variant, EPA_TOLERANCE, EPA_TOLERANCE_ULPS,

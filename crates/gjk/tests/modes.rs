@@ -7,8 +7,8 @@ mod common;
 
 use common::{pose, random_shape, with_pair, PairVisitor};
 use mink_gjk::{
-    distance, gjk, intersect, penetration, Distance, EpaStatus, GjkCache, GjkSettings, GjkStatus,
-    Stop, Variant,
+    distance, gjk, intersect, penetration, penetration_with, Distance, EpaStatus, GjkCache,
+    GjkSettings, GjkStatus, Polytope, Stop, Variant, WARM_REFRESH,
 };
 use mink_support::{Capsule, Cuboid, Cylinder, Iso3, Mat3, Pair, Real, Sphere, Support, Vec3};
 use mink_testkit::{for_each_real, Rng};
@@ -169,13 +169,180 @@ fn warm_start<R: Real>() {
         }
         gjk(&mut Pair::new(&cyl, pa, &cyl, pb), pa, &s, &mut cache)
     });
-    // Measured: about 9.4 cold and 6.9 warm per query in f32.
+    // Measured: 21,966 iterations cold and 9,277 warm in f32, 37,582 and
+    // 24,735 in f64 (before the warm simplex, 9.4 and 6.9 a query in f32).
     assert!(
-        (warm as f64) < 0.9 * cold as f64,
+        (warm as f64) < 0.75 * cold as f64,
         "warm {warm} vs cold {cold}"
     );
 }
 for_each_real!(warm_start_saves_iterations, warm_start);
+
+/// One pair of random shapes followed through random motions, small and
+/// large (jumps across the pair, overlapping and apart), with a kept cache:
+/// each warm answer agrees with a fresh query's, in distance and in
+/// penetration depth (EPA from the warm query's simplex).
+struct Followed<R> {
+    seed: u64,
+    reach: f64,
+    _r: core::marker::PhantomData<R>,
+}
+
+impl<R: Real> PairVisitor<R> for Followed<R> {
+    type Out = ();
+    fn visit<A: Support<R>, B: Support<R>>(self, a: &A, b: &B) {
+        let mut rng = Rng::new(self.seed);
+        let f32_ish = R::MANTISSA_BITS < 30;
+        let slack = if f32_ish { 2e-3 } else { 1e-7 } * (self.reach + 1.0);
+        let pa: Iso3<R> = pose(&mut rng, 1.0);
+        let mut pb: Iso3<R> = pose(&mut rng, 0.0);
+        pb.translation = pa.translation + (rng.unit_vec::<f64>() * self.reach).cast();
+        let s = GjkSettings::default();
+        let mut cache = GjkCache::default();
+        let mut warm_poly: Polytope<R> = Polytope::new();
+        let mut cold_poly: Polytope<R> = Polytope::new();
+        for step in 0..40 {
+            let big = step % 8 == 7;
+            let (angle, shift) = if big { (1.0, self.reach) } else { (0.02, 0.02) };
+            let turn: Mat3<R> = Mat3::from_axis_angle(rng.unit_vec(), R::lit(angle));
+            pb.rotation = turn.mul_mat(&pb.rotation);
+            pb.translation += (rng.unit_vec::<f64>() * shift).cast();
+            let warm = penetration_with(
+                &mut Pair::new(a, &pa, b, &pb),
+                &pa,
+                &s,
+                &mut cache,
+                &mut warm_poly,
+            );
+            let cold = penetration_with(
+                &mut Pair::new(a, &pa, b, &pb),
+                &pa,
+                &s,
+                &mut GjkCache::default(),
+                &mut cold_poly,
+            );
+            assert!(warm.depth.finite() && warm.normal.is_finite());
+            let (dw, dc) = (warm.depth.to_f64(), cold.depth.to_f64());
+            // EPA's own tolerance on deep overlaps is relative to the size.
+            let tol = slack.max(if f32_ish { 1e-3 } else { 1e-6 } * dc.abs());
+            assert!(
+                (dw - dc).abs() <= tol,
+                "step {step}: warm {warm:?} cold {cold:?}"
+            );
+        }
+    }
+}
+
+fn warm_simplex_random<R: Real>() {
+    let mut rng = Rng::new(41);
+    for seed in 0..300 {
+        let a: common::AnyShape<R> = random_shape(&mut rng, 1.0);
+        let b: common::AnyShape<R> = random_shape(&mut rng, 1.0);
+        let reach = 0.5 * (a.size() + b.size());
+        let followed = Followed {
+            seed,
+            reach,
+            _r: core::marker::PhantomData,
+        };
+        with_pair(&a, &b, followed);
+    }
+}
+for_each_real!(warm_simplex_agrees_with_cold_queries, warm_simplex_random);
+
+/// The re-posed simplex on polytopes: a box resting on a box (gap of a
+/// few millimetres, or overlap of one), sliding and turning a little each
+/// frame, converges in a fraction of a cold query's iterations, with the
+/// same answers.
+fn warm_simplex_resting<R: Real>() {
+    let base = Cuboid::new(Vec3::new(R::lit(1.0), R::lit(1.0), R::lit(0.5))).unwrap();
+    let top = Cuboid::new(Vec3::new(R::lit(0.4), R::lit(0.3), R::lit(0.2))).unwrap();
+    let mut rng = Rng::new(43);
+    let s = GjkSettings::default();
+    let (mut warm_total, mut cold_total) = (0u32, 0u32);
+    for _ in 0..100 {
+        let pa = Iso3::IDENTITY;
+        let gap = rng.range_f64(-0.002, 0.005);
+        let yaw = Mat3::from_axis_angle(Vec3::Z, R::lit(rng.range_f64(0.0, 6.0)));
+        let mut pb = Iso3::from_parts(
+            yaw,
+            Vec3::new(
+                R::lit(rng.range_f64(-0.4, 0.4)),
+                R::lit(rng.range_f64(-0.4, 0.4)),
+                R::lit(0.7 + gap),
+            ),
+        );
+        let slide: Vec3<R> = Vec3::new(
+            R::lit(rng.range_f64(-1.0, 1.0)),
+            R::lit(rng.range_f64(-1.0, 1.0)),
+            R::ZERO,
+        ) * R::lit(1e-3);
+        let spin = Mat3::from_axis_angle(Vec3::Z, R::lit(2e-3));
+        let mut cache = GjkCache::default();
+        for _ in 0..10 {
+            pb.rotation = spin.mul_mat(&pb.rotation);
+            pb.translation += slide;
+            let w = gjk(&mut Pair::new(&base, &pa, &top, &pb), &pa, &s, &mut cache);
+            let c = gjk(
+                &mut Pair::new(&base, &pa, &top, &pb),
+                &pa,
+                &s,
+                &mut GjkCache::default(),
+            );
+            assert_eq!(w.status, c.status, "{w:?} {c:?}");
+            let slack = if R::MANTISSA_BITS > 30 { 1e-9 } else { 1e-4 };
+            assert!(
+                (w.distance - c.distance).abs().to_f64() <= slack,
+                "{w:?} {c:?}"
+            );
+            if c.status == GjkStatus::Converged {
+                assert!((c.distance.to_f64() - gap).abs() <= slack);
+            }
+            warm_total += w.iterations;
+            cold_total += c.iterations;
+        }
+    }
+    // Measured: 1,096 iterations warm against 4,131 cold (f32 and f64).
+    assert!(
+        (warm_total as f64) < 0.5 * cold_total as f64,
+        "warm {warm_total} vs cold {cold_total}"
+    );
+}
+for_each_real!(
+    warm_simplex_saves_iterations_on_resting_boxes,
+    warm_simplex_resting
+);
+
+/// A pair at rest: every query but the first and each one after
+/// [`WARM_REFRESH`] warm ones starts from the kept simplex (fewer
+/// iterations); those start cold (as many as a fresh cache).
+fn warm_refresh<R: Real>() {
+    let base = Cuboid::new(Vec3::new(R::lit(1.0), R::lit(1.0), R::lit(0.5))).unwrap();
+    let top = Cuboid::new(Vec3::new(R::lit(0.4), R::lit(0.3), R::lit(0.2))).unwrap();
+    let pa = Iso3::IDENTITY;
+    let pb = Iso3::from_parts(
+        Mat3::from_axis_angle(Vec3::Z, R::lit(0.3)),
+        Vec3::new(R::lit(0.1), R::lit(-0.2), R::lit(0.703)),
+    );
+    let s = GjkSettings::default();
+    let query = |cache: &mut GjkCache<R>| {
+        gjk(&mut Pair::new(&base, &pa, &top, &pb), &pa, &s, cache).iterations
+    };
+    let cold = query(&mut GjkCache::default());
+    let mut cache = GjkCache::default();
+    let period = WARM_REFRESH as usize + 1;
+    for q in 0..2 * period + 1 {
+        let it = query(&mut cache);
+        if q % period == 0 {
+            assert_eq!(it, cold, "query {q}");
+        } else {
+            assert!(it < cold, "query {q}: {it} iterations, cold {cold}");
+        }
+    }
+}
+for_each_real!(
+    warm_start_refreshes_after_warm_refresh_queries,
+    warm_refresh
+);
 
 /// A cache rebuilt each query from the last direction alone (world frame),
 /// as a caller keeping only a direction per pair would, on margin queries
