@@ -30,7 +30,9 @@
 
 use super::bytes::ByteReader;
 use mink::{dispatch_pair, PairVisitor, Shape};
-use mink_gjk::{distance, intersect, penetration, EpaStatus, GjkStatus, Penetration};
+use mink_gjk::{
+    distance, gjk, intersect, penetration, EpaStatus, GjkCache, GjkSettings, GjkStatus, Penetration,
+};
 use mink_support::{
     Capsule, Cone, ConvexHull, Cuboid, Cylinder, Ellipsoid, HalfSpace, Iso3, Pair, Point, Quat,
     Real, Rounded, Segment, Sphere, Support, Vec3,
@@ -252,6 +254,7 @@ fn check_pair<R: Real, A: Support<R>, B: Support<R>>(
             }
         }
     }
+    check_warm_start(a, pa, b, pb, d, tol)?;
     let overlapping = d.status == GjkStatus::Intersecting || dist < 0.0;
     if dist > tol && ab.hit {
         return Err(format!("intersect says overlapping at distance {dist}"));
@@ -311,6 +314,47 @@ fn check_pair<R: Real, A: Support<R>, B: Support<R>>(
     } else {
         GjkOutcome::Separated
     })
+}
+
+/// A cache warmed on B at a nearby pose (moved by a hundredth of the
+/// shapes' offset and turned 0.05 rad), then used at `pb`: the same
+/// verdict away from touching and the same distance within `tol` as the
+/// cold answer `cold`.
+fn check_warm_start<R: Real, A: Support<R>, B: Support<R>>(
+    a: &A,
+    pa: &Iso3<R>,
+    b: &B,
+    pb: &Iso3<R>,
+    cold: &mink_gjk::Distance<R>,
+    tol: f64,
+) -> Result<(), String> {
+    let offset = pb.translation - pa.translation;
+    let turn = mink_support::Mat3::from_axis_angle(Vec3::Z, R::lit(0.05));
+    let near = Iso3::from_parts(
+        turn.mul_mat(&pb.rotation),
+        pb.translation + offset * R::lit(0.01),
+    );
+    let s = GjkSettings::default();
+    let mut cache = GjkCache::default();
+    gjk(&mut Pair::new(a, pa, b, &near), pa, &s, &mut cache);
+    let warm = gjk(&mut Pair::new(a, pa, b, pb), pa, &s, &mut cache);
+    if !(warm.distance.finite() && warm.normal.is_finite()) {
+        return Err(format!("warm start: non-finite output {warm:?}"));
+    }
+    let (dw, dc) = (warm.distance.to_f64(), cold.distance.to_f64());
+    let both = matches!(warm.status, GjkStatus::Converged | GjkStatus::Intersecting);
+    if both && (dw - dc).abs() > tol {
+        return Err(format!("warm start: distance {dw}, cold {dc}"));
+    }
+    if (dc > tol && warm.status == GjkStatus::Intersecting)
+        || (cold.status == GjkStatus::Intersecting && dw > tol)
+    {
+        return Err(format!(
+            "warm start: {:?} at cold distance {dc}",
+            warm.status
+        ));
+    }
+    Ok(())
 }
 
 /// [`check_pair`] on the two concrete shapes [`dispatch_pair`] finds.
