@@ -77,6 +77,23 @@ impl<R: Real, HA: Default, HB: Default> GjkCache<R, HA, HB> {
         }
     }
 
+    /// The same cache with fresh support hints of other types: a caller
+    /// that keeps one cache type for pairs of many shape types (a scene's
+    /// pair memory keeps `GjkCache<R>`) converts to the pair's own type
+    /// before a query and back after it, keeping the warm simplex and the
+    /// direction; the hints (hill-climbing starts of large hulls) restart.
+    pub fn with_hints<HA2: Default, HB2: Default>(&self) -> GjkCache<R, HA2, HB2> {
+        GjkCache {
+            dir: self.dir,
+            hint_a: HA2::default(),
+            hint_b: HB2::default(),
+            simplex: self.simplex,
+            warm: self.warm,
+            pose_ab: self.pose_ab,
+            age: self.age,
+        }
+    }
+
     /// Forgets everything (the next query starts cold): call it when the
     /// cache is to serve another pair of shapes.
     pub fn reset(&mut self) {

@@ -83,7 +83,7 @@ pub mod scene;
 mod shape;
 mod visitor;
 
-pub use collider::{collide, Collider};
+pub use collider::{collide, collide_cached, Collider};
 pub use contact::{contact_manifold, ContactParams, ContactPoint, Manifold};
 pub use query::{distance, intersect, penetration, Body, Method};
 pub use shape::{dispatch_pair, NoCustomShape, Shape};

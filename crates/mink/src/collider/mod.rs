@@ -15,9 +15,10 @@ pub use deep::DEEP_FALLBACK_FRACTION;
 pub use height_field::HEIGHT_FIELD_TOLERANCE;
 pub use mesh::MESH_MERGE_FRACTION;
 
-use crate::contact::{contact_manifold, ContactParams, ContactPoint};
+use crate::contact::{contact_manifold, contact_manifold_cached, ContactParams, ContactPoint};
 use crate::query::Body;
 use crate::shape::{NoCustomShape, Shape};
+use mink_gjk::GjkCache;
 use mink_sdf::SdfBody;
 use mink_support::{Aabb, HeightField, Iso3, Real, Support};
 
@@ -101,6 +102,52 @@ pub fn collide<R, U, F>(
     pose_b: &Iso3<R>,
     params: &ContactParams<R>,
     max_points: usize,
+    emit: F,
+) -> usize
+where
+    R: Real,
+    U: Support<R>,
+    F: FnMut(ContactPoint<R>),
+{
+    collide_in(a, pose_a, b, pose_b, params, max_points, None, emit)
+}
+
+/// [`collide`] warm-started from `cache`, a GJK cache the caller keeps
+/// for this pair (in this order) across frames, as a scene keeps one per
+/// candidate pair: convex pairs on the general path converge in fewer GJK
+/// iterations after a small motion, to the cold answer within GJK's
+/// tolerance ([`contact_manifold_cached`]).
+/// The other pairs leave the cache as it is.
+#[allow(clippy::too_many_arguments)]
+pub fn collide_cached<R, U, F>(
+    a: &Collider<'_, R, U>,
+    pose_a: &Iso3<R>,
+    b: &Collider<'_, R, U>,
+    pose_b: &Iso3<R>,
+    params: &ContactParams<R>,
+    max_points: usize,
+    cache: &mut GjkCache<R>,
+    emit: F,
+) -> usize
+where
+    R: Real,
+    U: Support<R>,
+    F: FnMut(ContactPoint<R>),
+{
+    collide_in(a, pose_a, b, pose_b, params, max_points, Some(cache), emit)
+}
+
+/// [`collide`] with an optional warm-start cache.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn collide_in<R, U, F>(
+    a: &Collider<'_, R, U>,
+    pose_a: &Iso3<R>,
+    b: &Collider<'_, R, U>,
+    pose_b: &Iso3<R>,
+    params: &ContactParams<R>,
+    max_points: usize,
+    cache: Option<&mut GjkCache<R>>,
     mut emit: F,
 ) -> usize
 where
@@ -115,8 +162,11 @@ where
             emit_manifold(manifold.as_slice(), max_points, &mut emit)
         }
         (Convex(sa) | ConvexWithField(sa, _), Convex(sb) | ConvexWithField(sb, _)) => {
-            let manifold =
-                contact_manifold(&Body::new(sa, *pose_a), &Body::new(sb, *pose_b), params);
+            let (ba, bb) = (Body::new(sa, *pose_a), Body::new(sb, *pose_b));
+            let manifold = match cache {
+                Some(cache) => contact_manifold_cached(&ba, &bb, params, cache),
+                None => contact_manifold(&ba, &bb, params),
+            };
             emit_manifold(manifold.as_slice(), max_points, &mut emit)
         }
         (HeightField(field), Convex(shape) | ConvexWithField(shape, _)) => {

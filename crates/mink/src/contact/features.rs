@@ -93,6 +93,7 @@ pub(crate) fn convex_manifold<R, U, A, B>(
     b: &B,
     bb: &Body<'_, '_, R, U>,
     params: &Settings<R>,
+    cache: Option<&mut GjkCache<R>>,
 ) -> Manifold<R>
 where
     R: Real,
@@ -105,7 +106,7 @@ where
     let mut size = None;
     let first = match params.first {
         Some(first) => first,
-        None => match first_contact(a, ba, b, bb, params, &mut size) {
+        None => match first_contact(a, ba, b, bb, params, &mut size, cache) {
             Some(first) => first,
             None => return out,
         },
@@ -152,7 +153,8 @@ where
 /// it would be); only overlapping cores go on to [`penetration`] with
 /// `params.method`. Pairs of strictly convex shapes go straight to
 /// [`penetration`]: their queries are analytic or short. A bad margin or
-/// pose is reported by [`penetration`].
+/// pose is reported by [`penetration`]. GJK starts from `cache` and leaves
+/// its state there, when the caller keeps one.
 fn first_contact<R, U, A, B>(
     a: &A,
     ba: &Body<'_, '_, R, U>,
@@ -160,6 +162,7 @@ fn first_contact<R, U, A, B>(
     bb: &Body<'_, '_, R, U>,
     params: &Settings<R>,
     size: &mut Option<R>,
+    cache: Option<&mut GjkCache<R>>,
 ) -> Option<Proximity<R>>
 where
     R: Real,
@@ -175,7 +178,15 @@ where
     };
     let mut pair = Pair::new(&ra, &ba.pose, &rb, &bb.pose);
     let settings = GjkSettings::default().with_stop(Stop::Margin(params.margin));
-    let d = mink_gjk::gjk(&mut pair, &ba.pose, &settings, &mut GjkCache::default());
+    let d = match cache {
+        Some(kept) => {
+            let mut typed = kept.with_hints();
+            let d = mink_gjk::gjk(&mut pair, &ba.pose, &settings, &mut typed);
+            *kept = typed.with_hints();
+            d
+        }
+        None => mink_gjk::gjk(&mut pair, &ba.pose, &settings, &mut GjkCache::default()),
+    };
     match d.status {
         GjkStatus::BeyondMargin => None,
         // The cores apart: the distance is exact, and so is the depth when

@@ -2,6 +2,7 @@
 
 use super::contact::{Contact, ContactsBetween, ContactsOf, EntityContacts, EntityFilter};
 use super::description::SceneDesc;
+use super::memory::NoMemory;
 use super::report::{SceneConfig, SceneError, SceneInput, StepReport};
 use super::step::{Core, Serial};
 use super::storage::{FixedBroad, FixedGeoms, FixedSink, SceneBuffers};
@@ -24,7 +25,7 @@ pub struct Scene<'d, 'a, R: Real, U = NoCustomShape> {
 
 /// The step's state over caller-provided storage.
 type FixedCore<'d, 'a, R, U> =
-    Core<'d, R, U, FixedGeoms<'a, R>, FixedBroad<'a, R>, FixedSink<'a, R>, &'a mut [u32]>;
+    Core<'d, R, U, FixedGeoms<'a, R>, FixedBroad<'a, R>, FixedSink<'a, R>, &'a mut [u32], NoMemory>;
 
 /// `Ok` when `given >= needed`, else the storage error naming `buffer`.
 fn need(buffer: &'static str, given: usize, needed: usize) -> Result<(), SceneError> {
@@ -92,6 +93,7 @@ impl<'d, 'a, R: Real, U: Support<R>> Scene<'d, 'a, R, U> {
                     len: 0,
                 },
                 islands,
+                memory: NoMemory,
                 report: StepReport::default(),
             },
         })

@@ -20,7 +20,10 @@
 //! 3. runs [`collide`](crate::collide) on each pair with the sum of the two
 //!    margins, appending its contacts ([`Contact`]) to one flat buffer in
 //!    pair order; a full buffer fails the step with
-//!    [`SceneError::ContactCapacity`] (how many were found and kept);
+//!    [`SceneError::ContactCapacity`] (how many were found and kept).
+//!    [`SceneBuf`] keeps each pair's GJK state for the next step
+//!    ([`SceneConfig::warm_start`], [`collide_cached`](crate::collide_cached)),
+//!    so a pair that moved a little converges in fewer iterations;
 //! 4. wakes, in the same step, every sleeping island that an awake body now
 //!    touches, and detects and appends the woken geometries' contacts;
 //! 5. steps the islands ([`mink_islands`]) with one link pair per contact:
@@ -91,6 +94,7 @@ mod batch;
 mod contact;
 mod description;
 mod fixed;
+mod memory;
 #[cfg(feature = "alloc")]
 mod owned;
 #[cfg(feature = "rayon")]

@@ -3,6 +3,7 @@
 
 use super::contact::{Contact, ContactsBetween, ContactsOf, EntityContacts, EntityFilter};
 use super::description::SceneDesc;
+use super::memory::PairMemory;
 use super::report::{SceneConfig, SceneError, SceneInput, StepReport};
 use super::step::{Core, Serial};
 use super::storage::{OwnedBroad, OwnedGeoms, OwnedSink};
@@ -21,8 +22,12 @@ use mink_support::{Iso3, Real, Support};
 /// allocation-free variant and the module docs for the step.
 #[derive(Debug)]
 pub struct SceneBuf<'d, R: Real, U = NoCustomShape> {
-    core: Core<'d, R, U, OwnedGeoms<R>, OwnedBroad<R>, OwnedSink<R>, Vec<u32>>,
+    core: OwnedCore<'d, R, U>,
 }
+
+/// The step's state over owned storage.
+type OwnedCore<'d, R, U> =
+    Core<'d, R, U, OwnedGeoms<R>, OwnedBroad<R>, OwnedSink<R>, Vec<u32>, PairMemory<R>>;
 
 impl<'d, R: Real, U: Support<R>> SceneBuf<'d, R, U> {
     /// A scene over `desc`, every moving link awake. Refused only when the
@@ -52,6 +57,7 @@ impl<'d, R: Real, U: Support<R>> SceneBuf<'d, R, U> {
                     cap: usize::MAX,
                 },
                 islands,
+                memory: PairMemory::new(),
                 report: StepReport::default(),
             },
         })

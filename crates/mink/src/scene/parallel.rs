@@ -3,12 +3,14 @@
 //! exactly the serial output.
 
 use super::batch::SceneBatch;
+use super::memory::Warm;
 use super::report::{SceneError, SceneInput, StepReport};
 use super::step::{NarrowCount, NarrowJob, NarrowPhase};
 use super::storage::Sink;
 use super::Contact;
 use alloc::vec::Vec;
 use mink_broadphase::CandidatePair;
+use mink_gjk::GjkCache;
 use mink_support::{Real, Support};
 use rayon::prelude::*;
 
@@ -30,29 +32,44 @@ impl<R: Real, U: Support<R> + Sync> NarrowPhase<R, U> for Parallel {
         pairs: &[CandidatePair],
         select: Option<&[u8]>,
         sink: &mut K,
+        warm: Option<Warm<'_, R>>,
     ) -> NarrowCount {
         if pairs.len() < PAR_MIN_PAIRS {
-            return job.serial(pairs, select, sink);
+            return job.serial(pairs, select, sink, warm);
         }
-        let parts: Vec<(Vec<Contact<R>>, NarrowCount)> = pairs
-            .par_chunks(PAR_CHUNK_PAIRS)
-            .map(|chunk| {
-                let mut out = Vec::new();
-                let mut count = NarrowCount::default();
-                for pair in chunk
-                    .iter()
-                    .filter(|p| NarrowJob::<R, U>::selected(select, p))
-                {
-                    count.pairs += 1;
-                    let n = job.pair(pair, |c| out.push(c));
-                    count.found += n;
-                    if n > 0 {
-                        count.in_contact += 1;
-                    }
+        // Each chunk reads the last step's caches and writes its own run
+        // of this step's slots.
+        let (last, slots) = match warm {
+            Some(w) => (Some(w.last), w.next),
+            None => (None, &mut [][..]),
+        };
+        let chunk_pairs = pairs.par_chunks(PAR_CHUNK_PAIRS).enumerate();
+        let run = |(c, chunk): (usize, &[CandidatePair]), mut slots: Option<&mut [GjkCache<R>]>| {
+            let mut out = Vec::new();
+            let mut count = NarrowCount::default();
+            for (k, pair) in chunk.iter().enumerate() {
+                if !NarrowJob::<R, U>::selected(select, pair) {
+                    continue;
                 }
-                (out, count)
-            })
-            .collect();
+                count.pairs += 1;
+                let slot = slots.as_deref_mut().and_then(|s| s.get_mut(k));
+                let i = c * PAR_CHUNK_PAIRS + k;
+                let n = job.pair_warm(i, pair, last, slot, |c| out.push(c));
+                count.found += n;
+                if n > 0 {
+                    count.in_contact += 1;
+                }
+            }
+            (out, count)
+        };
+        let parts: Vec<(Vec<Contact<R>>, NarrowCount)> = if slots.len() == pairs.len() {
+            chunk_pairs
+                .zip(slots.par_chunks_mut(PAR_CHUNK_PAIRS))
+                .map(|(chunk, s)| run(chunk, Some(s)))
+                .collect()
+        } else {
+            chunk_pairs.map(|chunk| run(chunk, None)).collect()
+        };
         let mut total = NarrowCount::default();
         for (contacts, count) in parts {
             for c in contacts {

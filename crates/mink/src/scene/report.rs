@@ -19,6 +19,15 @@ pub struct SceneConfig<R> {
     pub max_points_per_pair: usize,
     /// Hibernation settings (speed threshold, on/off).
     pub hibernation: Params<R>,
+    /// Keep each candidate pair's GJK state from one step to the next
+    /// (the owning scene, [`SceneBuf`](super::SceneBuf); the
+    /// allocation-free [`Scene`](super::Scene) has no storage for it and
+    /// ignores this). A pair that moved a little starts from last step's
+    /// simplex and converges in fewer iterations; its contacts are the
+    /// cold ones to within GJK's tolerance, so a step's output then
+    /// depends, that little, on the steps before it. Off: every step
+    /// computes every pair from scratch. On by default.
+    pub warm_start: bool,
 }
 
 impl<R: Real> SceneConfig<R> {
@@ -30,6 +39,7 @@ impl<R: Real> SceneConfig<R> {
             method: Method::Auto,
             max_points_per_pair: MAX_MANIFOLD_POINTS,
             hibernation: Params::new(),
+            warm_start: true,
         }
     }
 }

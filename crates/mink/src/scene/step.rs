@@ -6,11 +6,13 @@ use super::contact::{
     EntityContacts, EntityFilter,
 };
 use super::description::SceneDesc;
+use super::memory::{Last, Memory, Warm};
 use super::report::{SceneConfig, SceneError, SceneInput, StepReport};
 use super::storage::{Broad, PerGeom, Sink};
-use crate::collider::collide;
+use crate::collider::{collide, collide_cached};
 use crate::contact::ContactParams;
 use mink_broadphase::{CandidatePair, Geom};
+use mink_gjk::GjkCache;
 use mink_islands::{Islands, StepInput, Words};
 use mink_support::{Aabb, Iso3, Real, Support, Vec3};
 
@@ -65,9 +67,15 @@ impl<R: Real, U: Support<R>> NarrowJob<'_, '_, R, U> {
         }
     }
 
-    /// The contacts of `pair`, passed to `emit`; returns how many.
+    /// The contacts of `pair`, passed to `emit`; returns how many. GJK
+    /// starts from `cache` and leaves its state there, when there is one.
     #[inline]
-    pub(crate) fn pair(&self, pair: &CandidatePair, mut emit: impl FnMut(Contact<R>)) -> usize {
+    pub(crate) fn pair(
+        &self,
+        pair: &CandidatePair,
+        cache: Option<&mut GjkCache<R>>,
+        mut emit: impl FnMut(Contact<R>),
+    ) -> usize {
         let geoms = self.desc.geoms();
         let (Some(ga), Some(gb)) = (geoms.get(pair.a as usize), geoms.get(pair.b as usize)) else {
             return 0;
@@ -82,25 +90,41 @@ impl<R: Real, U: Support<R>> NarrowJob<'_, '_, R, U> {
             margin: ga.margin + gb.margin,
             method: self.method,
         };
-        collide(
-            &ga.collider,
-            pa,
-            &gb.collider,
-            pb,
-            &params,
-            self.max_points,
-            |p| {
-                emit(Contact {
-                    geom_a: pair.a,
-                    geom_b: pair.b,
-                    link_a: ga.link,
-                    link_b: gb.link,
-                    position: p.position,
-                    normal: p.normal,
-                    depth: p.depth,
-                })
-            },
-        )
+        let contact = |p: crate::ContactPoint<R>| Contact {
+            geom_a: pair.a,
+            geom_b: pair.b,
+            link_a: ga.link,
+            link_b: gb.link,
+            position: p.position,
+            normal: p.normal,
+            depth: p.depth,
+        };
+        let (ca, cb, m) = (&ga.collider, &gb.collider, self.max_points);
+        match cache {
+            Some(cache) => collide_cached(ca, pa, cb, pb, &params, m, cache, |p| emit(contact(p))),
+            None => collide(ca, pa, cb, pb, &params, m, |p| emit(contact(p))),
+        }
+    }
+
+    /// The contacts of pair number `i` of this pass, `pair`, appended to
+    /// `out`, its GJK cache taken from `warm`'s last step and written to
+    /// its slot there; returns how many.
+    #[inline]
+    pub(crate) fn pair_warm(
+        &self,
+        i: usize,
+        pair: &CandidatePair,
+        last: Option<&Last<R>>,
+        slot: Option<&mut GjkCache<R>>,
+        emit: impl FnMut(Contact<R>),
+    ) -> usize {
+        match (last, slot) {
+            (Some(last), Some(slot)) => {
+                *slot = last.start(i, pair);
+                self.pair(pair, Some(slot), emit)
+            }
+            _ => self.pair(pair, None, emit),
+        }
     }
 
     /// The serial narrow phase over `pairs` (those `select` asks for),
@@ -110,11 +134,20 @@ impl<R: Real, U: Support<R>> NarrowJob<'_, '_, R, U> {
         pairs: &[CandidatePair],
         select: Option<&[u8]>,
         sink: &mut K,
+        warm: Option<Warm<'_, R>>,
     ) -> NarrowCount {
         let mut count = NarrowCount::default();
-        for pair in pairs.iter().filter(|p| Self::selected(select, p)) {
+        let (last, mut slots) = match warm {
+            Some(w) => (Some(w.last), Some(w.next)),
+            None => (None, None),
+        };
+        for (i, pair) in pairs.iter().enumerate() {
+            if !Self::selected(select, pair) {
+                continue;
+            }
             count.pairs += 1;
-            let n = self.pair(pair, |c| {
+            let slot = slots.as_deref_mut().and_then(|s| s.get_mut(i));
+            let n = self.pair_warm(i, pair, last, slot, |c| {
                 count.found += 1;
                 sink.push(c);
             });
@@ -136,6 +169,7 @@ pub(crate) trait NarrowPhase<R: Real, U: Support<R>> {
         pairs: &[CandidatePair],
         select: Option<&[u8]>,
         sink: &mut K,
+        warm: Option<Warm<'_, R>>,
     ) -> NarrowCount;
 }
 
@@ -149,8 +183,9 @@ impl<R: Real, U: Support<R>> NarrowPhase<R, U> for Serial {
         pairs: &[CandidatePair],
         select: Option<&[u8]>,
         sink: &mut K,
+        warm: Option<Warm<'_, R>>,
     ) -> NarrowCount {
-        job.serial(pairs, select, sink)
+        job.serial(pairs, select, sink, warm)
     }
 }
 
@@ -166,19 +201,21 @@ fn clamp_aabb<R: Real>(b: Aabb<R>) -> Aabb<R> {
 }
 
 /// The pipeline over one storage backing: `G` the per-geometry arrays, `B`
-/// the broad phase, `K` the contact buffer, `W` the islands' words.
+/// the broad phase, `K` the contact buffer, `W` the islands' words, `M`
+/// the pairs' warm-start memory.
 #[derive(Debug)]
-pub(crate) struct Core<'d, R: Real, U, G, B, K, W> {
+pub(crate) struct Core<'d, R: Real, U, G, B, K, W, M> {
     pub(crate) desc: SceneDesc<'d, R, U>,
     pub(crate) config: SceneConfig<R>,
     pub(crate) geoms: G,
     pub(crate) broad: B,
     pub(crate) sink: K,
     pub(crate) islands: Islands<W, R>,
+    pub(crate) memory: M,
     pub(crate) report: StepReport,
 }
 
-impl<'d, R, U, G, B, K, W> Core<'d, R, U, G, B, K, W>
+impl<'d, R, U, G, B, K, W, M> Core<'d, R, U, G, B, K, W, M>
 where
     R: Real,
     U: Support<R>,
@@ -186,6 +223,7 @@ where
     B: Broad<R>,
     K: Sink<R>,
     W: Words,
+    M: Memory<R>,
 {
     /// One step (see the scene types' `step`).
     pub(crate) fn step_with<N: NarrowPhase<R, U>>(
@@ -253,7 +291,13 @@ where
             method: self.config.method,
             max_points: self.config.max_points_per_pair,
         };
-        let mut total = narrow.run(&job, self.broad.pairs(), None, &mut self.sink);
+        let pairs = self.broad.pairs();
+        let warm = self.memory.begin(pairs, self.config.warm_start);
+        let kept = warm.is_some();
+        let mut total = narrow.run(&job, pairs, None, &mut self.sink, warm);
+        if kept {
+            self.memory.end(pairs);
+        }
         let written = |sink: &K| sink.contacts().len();
         if total.found > written(&self.sink) {
             return Err(SceneError::ContactCapacity {
@@ -284,7 +328,13 @@ where
                 g.asleep = self.islands.broadphase_asleep(g.link);
             }
             self.broad.frame(geoms, &filters)?;
-            let count = narrow.run(&job, self.broad.pairs(), Some(&*flags), &mut self.sink);
+            let count = narrow.run(
+                &job,
+                self.broad.pairs(),
+                Some(&*flags),
+                &mut self.sink,
+                None,
+            );
             total.add(count);
             if total.found > written(&self.sink) {
                 return Err(SceneError::ContactCapacity {

@@ -17,3 +17,4 @@ mod scene_hibernation;
 mod scene_parallel;
 mod scene_queries;
 mod scene_reference;
+mod scene_warm_start;
