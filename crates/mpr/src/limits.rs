@@ -27,11 +27,15 @@ pub const MAX_RESEED_PASSES: u32 = 4;
 
 /// Relative tolerance of portal convergence: refinement stops when the
 /// support point along the portal normal lies within
-/// `convergence_tolerance() * size` of the portal plane. `64 ε`: about
-/// `7.6e-6` in `f32` and `1.4e-14` in `f64`.
+/// `convergence_tolerance() * size` of the portal plane. `1000 ε`: about
+/// `1.2e-4` in `f32`, the relative tolerance mink-gjk's EPA reaches there
+/// (`EPA_TOLERANCE_ULPS`), and `2.2e-13` in `f64`. On curved surfaces,
+/// where refinement converges linearly, each fourfold tightening costs
+/// about three more iterations: on random overlapping cylinders in `f32`,
+/// `256 ε` took 27.8 iterations a query and `64 ε` 30.6, against 25.2.
 #[inline(always)]
 pub fn convergence_tolerance<R: Real>() -> R {
-    R::EPSILON * R::lit(64.0)
+    R::EPSILON * R::lit(1000.0)
 }
 
 /// Relative tolerance below which the Minkowski difference is taken to
