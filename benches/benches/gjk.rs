@@ -12,6 +12,12 @@
 //! interleaved samples of both libraries. parry's cylinder axis is y, so
 //! its poses carry a fixed rotation taking y to mink's z.
 //!
+//! Then the accuracy of both libraries' distances on the separated poses,
+//! against an f64 run of mink's GJK at a 1e-12 tolerance, and mink's
+//! speed at a tolerance ([`LOOSE_TOLERANCE`]) whose errors are of
+//! parry3d's order: parry3d stops when its bounds are within about 1e-3
+//! of the distance, mink by default within 3.5e-6 of the shapes' size.
+//!
 //! Then GJK iterations: plain against Nesterov-accelerated, and cold against
 //! warm-started on sequences of small motions (each frame moves B by 1% of
 //! its size and turns it by 0.5°).
@@ -67,6 +73,9 @@ struct Case<'s, A, B> {
     pb: &'s dyn Shape,
     fix_a: Mat3<f32>,
     fix_b: Mat3<f32>,
+    /// The pair's distance in f64 at a tolerance far below f32's round-off,
+    /// for the accuracy table.
+    reference: &'s dyn Fn(&Iso3<f32>, &Iso3<f32>) -> f64,
 }
 
 /// Random poses of B about A at `pose_a`, with B's centre at a distance in
@@ -101,11 +110,56 @@ struct Row {
     parry: f64,
 }
 
+/// Worst and mean absolute distance error of each library (f32) on the
+/// separated poses, meters, against the f64 reference.
+struct Accuracy {
+    pair: &'static str,
+    mink: (f64, f64),
+    parry: (f64, f64),
+    /// mink at [`LOOSE_TOLERANCE`]: worst and mean error, then ns per
+    /// query against parry3d's in a paired run.
+    loose: (f64, f64),
+    loose_ns: (f64, f64),
+}
+
+/// A GJK tolerance (relative to the shapes' size) whose errors are of the
+/// order of parry3d's, for a speed comparison at equal accuracy.
+const LOOSE_TOLERANCE: f32 = 1e-3;
+
+/// The f64 distance between `a` and `b` at `pose_a`, `pose_b` (f32 poses
+/// widened), with GJK's tolerance at 1e-12 of the size.
+fn reference_distance<A: Support<f64>, B: Support<f64>>(
+    a: &A,
+    b: &B,
+    pose_a: &Iso3<f32>,
+    pose_b: &Iso3<f32>,
+) -> f64 {
+    let (pa, pb) = (pose_a.cast::<f64>(), pose_b.cast::<f64>());
+    let mut pair = Pair::new(a, &pa, b, &pb);
+    let settings = GjkSettings {
+        tolerance: 1e-12,
+        ..GjkSettings::default()
+    };
+    gjk(&mut pair, &pa, &settings, &mut GjkCache::default()).distance
+}
+
+/// Worst and mean of `errors`.
+fn worst_and_mean(errors: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (mut worst, mut sum, mut n) = (0.0f64, 0.0, 0);
+    for e in errors {
+        worst = worst.max(e);
+        sum += e;
+        n += 1;
+    }
+    (worst, sum / n.max(1) as f64)
+}
+
 fn bench_case<A: Support<f32>, B: Support<f32>>(
     rng: &mut Rng,
     c: &Case<'_, A, B>,
     reach: f32,
     rows: &mut Vec<Row>,
+    accuracy: &mut Vec<Accuracy>,
 ) {
     let apart = poses(rng, c.a, c.b, reach, 1.0, 1.6, |hit| !hit);
     let mixed = poses(rng, c.a, c.b, reach, 0.3, 1.3, |_| true);
@@ -117,21 +171,58 @@ fn bench_case<A: Support<f32>, B: Support<f32>>(
     };
     let (p_apart, p_mixed, p_overlap) = (conv(&apart), conv(&mixed), conv(&overlap));
 
-    let (m, p) = paired(
-        || {
-            apart.iter().fold(0.0, |acc, (pa, pb)| {
-                let mut pair = Pair::new(c.a, pa, c.b, pb);
-                acc + distance(&mut pair, pa).distance
-            })
-        },
-        || {
-            p_apart.iter().fold(0.0, |acc, (pa, pb)| {
-                acc + query::distance(pa, c.pa, pb, c.pb)
-                    .map(|d| d.distance)
-                    .unwrap_or(0.0)
-            })
-        },
-    );
+    // One query each, timed below with and without the looser tolerance.
+    // `None`: `distance`, the default query; `Some`: `gjk` with settings.
+    let mink_distance = |settings: Option<&GjkSettings<f32>>, pa: &Iso3<f32>, pb: &Iso3<f32>| {
+        let mut pair = Pair::new(c.a, pa, c.b, pb);
+        match settings {
+            None => distance(&mut pair, pa).distance,
+            Some(s) => gjk(&mut pair, pa, s, &mut GjkCache::default()).distance,
+        }
+    };
+    let parry_distance =
+        |pa: &Pose, pb: &Pose| query::distance(pa, c.pa, pb, c.pb).map_or(f32::NAN, |d| d.distance);
+    let loose = GjkSettings {
+        tolerance: LOOSE_TOLERANCE,
+        ..GjkSettings::default()
+    };
+    let timed = |settings: Option<&GjkSettings<f32>>| {
+        paired(
+            || {
+                apart
+                    .iter()
+                    .fold(0.0, |acc, (pa, pb)| acc + mink_distance(settings, pa, pb))
+            },
+            || {
+                p_apart
+                    .iter()
+                    .fold(0.0, |acc, (pa, pb)| acc + parry_distance(pa, pb))
+            },
+        )
+    };
+
+    let exact: Vec<f64> = apart.iter().map(|(a, b)| (c.reference)(a, b)).collect();
+    let mink_error = |settings: Option<&GjkSettings<f32>>| {
+        worst_and_mean(
+            apart
+                .iter()
+                .zip(&exact)
+                .map(|((pa, pb), &d)| (mink_distance(settings, pa, pb) as f64 - d).abs()),
+        )
+    };
+    let parry_error = p_apart
+        .iter()
+        .zip(&exact)
+        .map(|((pa, pb), &d)| (parry_distance(pa, pb) as f64 - d).abs());
+    accuracy.push(Accuracy {
+        pair: c.name,
+        mink: mink_error(None),
+        parry: worst_and_mean(parry_error),
+        loose: mink_error(Some(&loose)),
+        loose_ns: timed(Some(&loose)),
+    });
+
+    let (m, p) = timed(None);
     rows.push(Row {
         pair: c.name,
         query: "distance",
@@ -256,11 +347,19 @@ fn main() {
         let hull = ConvexHull::from_points(&pts).unwrap();
         let ppts: Vec<PVec3> = hull.view().vertices().iter().map(|p| pv(*p)).collect();
         let p_hull = pshape::ConvexPolyhedron::from_convex_hull(&ppts).unwrap();
-        (hull, p_hull)
+        let wide: Vec<Vec3<f64>> = hull.view().vertices().iter().map(|p| p.cast()).collect();
+        let hull64 = ConvexHull::<f64>::from_points(&wide).unwrap();
+        (hull, p_hull, hull64)
     };
-    let (h32, p_h32) = hull_of(&mut rng, 32);
-    let (h200, p_h200) = hull_of(&mut rng, 200);
+    let (h32, p_h32, h32_64) = hull_of(&mut rng, 32);
+    let (h200, p_h200, h200_64) = hull_of(&mut rng, 200);
     let (v32, v200) = (h32.view(), h200.view());
+    let (w32, w200) = (h32_64.view(), h200_64.view());
+    let cube64 = Cuboid::new(Vec3::new(0.5f64, 0.7, 0.9)).unwrap();
+    let ball64 = Sphere::new(0.6f64).unwrap();
+    let capsule64 = Capsule::new(0.3f64, 0.8).unwrap();
+    let cyl64 = Cylinder::new(0.5f64, 0.7).unwrap();
+    let mut accuracy = Vec::new();
 
     let c = Case {
         name: "box-box",
@@ -270,8 +369,9 @@ fn main() {
         pb: &p_cube,
         fix_a: id,
         fix_b: id,
+        reference: &|a, b| reference_distance(&cube64, &cube64, a, b),
     };
-    bench_case(&mut rng, &c, 2.2, &mut rows);
+    bench_case(&mut rng, &c, 2.2, &mut rows, &mut accuracy);
     let c = Case {
         name: "sphere-box",
         a: &ball,
@@ -280,8 +380,9 @@ fn main() {
         pb: &p_cube,
         fix_a: id,
         fix_b: id,
+        reference: &|a, b| reference_distance(&ball64, &cube64, a, b),
     };
-    bench_case(&mut rng, &c, 1.8, &mut rows);
+    bench_case(&mut rng, &c, 1.8, &mut rows, &mut accuracy);
     let c = Case {
         name: "capsule-capsule",
         a: &capsule,
@@ -290,8 +391,9 @@ fn main() {
         pb: &p_capsule,
         fix_a: id,
         fix_b: id,
+        reference: &|a, b| reference_distance(&capsule64, &capsule64, a, b),
     };
-    bench_case(&mut rng, &c, 2.2, &mut rows);
+    bench_case(&mut rng, &c, 2.2, &mut rows, &mut accuracy);
     let c = Case {
         name: "cylinder-cylinder",
         a: &cyl,
@@ -300,8 +402,9 @@ fn main() {
         pb: &p_cyl,
         fix_a: y_to_z,
         fix_b: y_to_z,
+        reference: &|a, b| reference_distance(&cyl64, &cyl64, a, b),
     };
-    bench_case(&mut rng, &c, 1.8, &mut rows);
+    bench_case(&mut rng, &c, 1.8, &mut rows, &mut accuracy);
     let c = Case {
         name: "hull32-hull32",
         a: &v32,
@@ -310,8 +413,9 @@ fn main() {
         pb: &p_h32,
         fix_a: id,
         fix_b: id,
+        reference: &|a, b| reference_distance(&w32, &w32, a, b),
     };
-    bench_case(&mut rng, &c, 2.0, &mut rows);
+    bench_case(&mut rng, &c, 2.0, &mut rows, &mut accuracy);
     let c = Case {
         name: "hull200-hull200",
         a: &v200,
@@ -320,8 +424,9 @@ fn main() {
         pb: &p_h200,
         fix_a: id,
         fix_b: id,
+        reference: &|a, b| reference_distance(&w200, &w200, a, b),
     };
-    bench_case(&mut rng, &c, 2.0, &mut rows);
+    bench_case(&mut rng, &c, 2.0, &mut rows, &mut accuracy);
 
     println!("\nmink-gjk vs parry3d 0.31, f32, ns per query (mean over {POSES} poses, median of {SAMPLES} samples)");
     println!(
@@ -336,6 +441,29 @@ fn main() {
             r.mink,
             r.parry,
             r.parry / r.mink
+        );
+    }
+
+    println!(
+        "\ndistance error on the separated poses (f32, meters, worst / mean, against f64 at a 1e-12 tolerance), \
+         and mink at tolerance {LOOSE_TOLERANCE:e}, whose errors are of parry3d's order, timed against parry3d (ns per query)"
+    );
+    println!(
+        "{:<18} {:>17} {:>17} {:>17} {:>8} {:>8} {:>8}",
+        "pair", "mink", "parry3d", "mink loose", "mink ns", "parry ns", "speedup"
+    );
+    for a in &accuracy {
+        let pair = |(worst, mean): (f64, f64)| format!("{worst:.1e} / {mean:.1e}");
+        let (m, p) = a.loose_ns;
+        println!(
+            "{:<18} {:>17} {:>17} {:>17} {:>8.0} {:>8.0} {:>7.2}x",
+            a.pair,
+            pair(a.mink),
+            pair(a.parry),
+            pair(a.loose),
+            m,
+            p,
+            p / m
         );
     }
 
