@@ -89,7 +89,7 @@ where
 
 /// Signed distance, witnesses and normal of two shapes, world frame, with
 /// the default settings (plain GJK, run to convergence) and no warm start.
-/// See [`gjk`].
+/// See [`gjk`] and [`distance_with`].
 #[inline]
 pub fn distance<R, A, B, const I: bool>(
     pair: &mut MinkowskiDiff<'_, R, A, B, I>,
@@ -100,8 +100,34 @@ where
     A: Support<R>,
     B: Support<R>,
 {
-    let mut cache = GjkCache::default();
-    gjk_with::<R, A, B, I, false>(pair, pose_a, &GjkSettings::default(), &mut cache)
+    distance_with(pair, pose_a, &GjkSettings::default())
+}
+
+/// [`distance`] with explicit `settings` (tolerance, variant, stop mode),
+/// world frame through `pose_a`, same contract as [`gjk`].
+///
+/// No simplex is carried over (the query starts cold), but the pair's
+/// support hints are: a large hull's hill climb starts from the vertex the
+/// pair's last query ended on, and the pair keeps this query's. This is
+/// the entry point for a caller with no [`GjkCache`] of its own (mink-mpr
+/// runs it on the cores of inflated shapes).
+#[inline]
+pub fn distance_with<R, A, B, const I: bool>(
+    pair: &mut MinkowskiDiff<'_, R, A, B, I>,
+    pose_a: &Iso3<R>,
+    settings: &GjkSettings<R>,
+) -> Distance<R>
+where
+    R: Real,
+    A: Support<R>,
+    B: Support<R>,
+{
+    let mut cache = GjkCache::<R, A::Hint, B::Hint> {
+        hint_a: pair.hint_a,
+        hint_b: pair.hint_b,
+        ..GjkCache::default()
+    };
+    gjk_with::<R, A, B, I, false>(pair, pose_a, settings, &mut cache)
 }
 
 /// `true` when the shapes overlap or touch (within GJK's tolerance).

@@ -60,7 +60,7 @@ pub use epa::{
     epa, penetration, penetration_with, Polytope, EPA_DEFAULT_FACES, EPA_DEFAULT_VERTICES,
     EPA_FIRST_VERTICES,
 };
-pub use gjk::{distance, gjk, intersect, WARM_REFRESH};
+pub use gjk::{distance, distance_with, gjk, intersect, WARM_REFRESH};
 pub use result::{Distance, EpaStatus, GjkStatus, Penetration};
 pub use settings::{
     epa_tolerance, gjk_tolerance, GjkSettings, Stop, Variant, EPA_TOLERANCE, EPA_TOLERANCE_ULPS,

@@ -96,13 +96,6 @@ impl<'p, 's, R: Real, A: Support<R>, B: Support<R>, const I: bool> Inflated<'p, 
         }
     }
 
-    /// The core support of the difference (no inflation, no shift).
-    #[inline(always)]
-    pub fn core_support(&mut self, dir: Vec3<R>) -> SupportPoint<R> {
-        self.queries += 1;
-        self.pair.support(dir)
-    }
-
     /// The witnesses on the full shapes A and B of a vertex (A's frame).
     #[inline(always)]
     pub fn witnesses(&self, v: &Vertex<R>) -> (Vec3<R>, Vec3<R>) {

@@ -1,10 +1,10 @@
 //! The boolean query: do the shapes overlap?
 
-use crate::core_distance::{core_distance, CoreDistance};
 use crate::inflated::{Inflated, Vertex};
 use crate::portal::{self, End, Ray};
 use crate::result::{Intersection, MprStatus};
-use mink_support::{MinkowskiDiff, Real, Support, Vec3};
+use mink_gjk::{GjkSettings, GjkStatus, Stop};
+use mink_support::{Iso3, MinkowskiDiff, Real, Support, Vec3};
 
 /// Whether A and B (cores plus inflation) overlap, by portal discovery and
 /// refinement, stopping as soon as the origin is known to be inside the
@@ -24,18 +24,28 @@ pub fn intersect<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
             iterations: 0,
         };
     };
-    let mut inf = Inflated::new(pair);
     let mut iterations = 0;
-    if inf.r_a + inf.r_b > R::ZERO {
-        // Inflated shapes: the cores' distance decides, unless the cores
-        // overlap (then so do the shapes) or the loop runs out.
-        let (found, it) = core_distance(&mut inf, interior, true);
-        iterations = it;
-        let decided = match found {
-            CoreDistance::Separated(_) => Some(false),
-            CoreDistance::Overlapping | CoreDistance::CoresOverlap => Some(true),
-            CoreDistance::Apart { q } => Some(q.w.norm() < inf.r_a + inf.r_b),
-            CoreDistance::Cap => None,
+    let r = pair.inflation();
+    if r > R::ZERO {
+        // The interior point is a point of the core difference: closer to
+        // the origin than `r`, it proves the overlap without a support call.
+        if interior.w.norm_squared() < r * r {
+            return Intersection {
+                overlapping: true,
+                status: MprStatus::Converged,
+                iterations,
+            };
+        }
+        // Inflated shapes: GJK on the cores decides (stopping at the first
+        // proof either way), unless it runs out of iterations.
+        let settings = GjkSettings::default().with_stop(Stop::Collision);
+        let cores = mink_gjk::distance_with(pair, &Iso3::IDENTITY, &settings);
+        iterations = cores.iterations;
+        let decided = match cores.status {
+            GjkStatus::Separated => Some(false),
+            GjkStatus::Intersecting => Some(true),
+            GjkStatus::Converged | GjkStatus::Degenerate => Some(cores.distance < R::ZERO),
+            _ => None,
         };
         if let Some(overlapping) = decided {
             let status = if overlapping {
@@ -50,6 +60,7 @@ pub fn intersect<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
             };
         }
     }
+    let mut inf = Inflated::new(pair);
     let v0 = Vertex {
         w: interior.w,
         core: interior,

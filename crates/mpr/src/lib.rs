@@ -46,8 +46,10 @@
 //! mink's sphere, capsule and [`Rounded`](mink_support::Rounded) shapes are
 //! cores swept by a sphere. The cores of two overlapping inflated shapes may
 //! be apart (two spheres are two points), which MPR on the cores cannot
-//! handle. So for a pair with `r = r_A + r_B > 0`, a small GJK first finds
-//! the closest point `q` of the *core* difference: when the cores are apart,
+//! handle. So for a pair with `r = r_A + r_B > 0`, mink-gjk's GJK first
+//! finds the closest point `q` of the *core* difference (mink-mpr depends on
+//! mink-gjk for this one loop: the same answer as
+//! `mink_gjk::distance`, from the same code): when the cores are apart,
 //! the answer is exact, depth `r - |q|` and normal `-q / |q|` (sphere–sphere,
 //! sphere–box and capsule–capsule are exact to rounding, and no MPR runs at
 //! all). When the cores overlap, MPR runs on the cores and `r` is added to
@@ -75,7 +77,8 @@
 //!   detected and reported as [`MprStatus::Degenerate`].
 //! - Every loop is capped: [`MAX_DISCOVERY_ITERATIONS`],
 //!   [`MAX_REFINEMENT_ITERATIONS`], [`MAX_RESEED_PASSES`],
-//!   [`MAX_CORE_ITERATIONS`], [`MAX_CERTIFY_STEPS`].
+//!   [`MAX_CERTIFY_STEPS`], and mink-gjk's `MAX_GJK_ITERATIONS` for the
+//!   cores of inflated shapes.
 //!
 //! ## Deep penetration
 //!
@@ -130,7 +133,6 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod certify;
-mod core_distance;
 pub mod fuzz;
 mod inflated;
 mod intersect;
@@ -146,9 +148,9 @@ pub use certify::{
 };
 pub use intersect::intersect;
 pub use limits::{
-    barycentric_slack, coincidence_tolerance, convergence_tolerance, core_distance_tolerance,
-    flatness_tolerance, reseed_gain, self_consistency_sine, MAX_CERTIFY_STEPS, MAX_CORE_ITERATIONS,
-    MAX_DISCOVERY_ITERATIONS, MAX_REFINEMENT_ITERATIONS, MAX_RESEED_PASSES,
+    barycentric_slack, coincidence_tolerance, convergence_tolerance, flatness_tolerance,
+    reseed_gain, self_consistency_sine, MAX_CERTIFY_STEPS, MAX_DISCOVERY_ITERATIONS,
+    MAX_REFINEMENT_ITERATIONS, MAX_RESEED_PASSES,
 };
 pub use penetration::{penetration, penetration_with};
 pub use result::{

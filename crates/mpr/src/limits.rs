@@ -55,16 +55,6 @@ pub fn coincidence_tolerance<R: Real>() -> R {
     R::EPSILON * R::lit(16.0)
 }
 
-/// Relative tolerance of the core distance (GJK on the cores of inflated
-/// shapes): it stops when the support along `-q` gets closer to the origin
-/// than `q` by less than this times the size, and takes the cores as
-/// overlapping when `|q|` is below it. `256 ε`: about `3e-5` in `f32`,
-/// `5.7e-14` in `f64`.
-#[inline(always)]
-pub fn core_distance_tolerance<R: Real>() -> R {
-    R::EPSILON * R::lit(256.0)
-}
-
 /// Angle (radians, as its sine) under which the ray direction of a pass and
 /// the portal normal it found count as the same direction, which makes the
 /// answer self-consistent on curved surfaces. `1e-3` rad: well above the
@@ -81,11 +71,6 @@ pub fn self_consistency_sine<R: Real>() -> R {
 pub fn barycentric_slack<R: Real>() -> R {
     R::EPSILON * R::lit(1024.0)
 }
-
-/// Cap on the core-distance (GJK) loop used for inflated shapes. Polytope
-/// and point/segment cores finish in at most about 6 steps; the cap only
-/// matters for curved cores, where GJK converges linearly.
-pub const MAX_CORE_ITERATIONS: u32 = 48;
 
 /// Cap on the certification steps that follow MPR (polytope expansion from
 /// MPR's last tetrahedron, see the crate docs): the default budget of

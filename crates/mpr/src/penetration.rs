@@ -3,12 +3,12 @@
 //! follows a first answer that is not self-consistent.
 
 use crate::certify::{certify, tetra_barycentric, Answer};
-use crate::core_distance::{core_distance, CoreDistance};
 use crate::inflated::{Inflated, Vertex};
 use crate::limits::{barycentric_slack, reseed_gain, self_consistency_sine, MAX_RESEED_PASSES};
 use crate::portal::{self, End, Pass, Ray};
 use crate::result::{MprSettings, MprStatus, Penetration};
 use crate::triangle::{closest_on_edges, foot_point};
+use mink_gjk::{Distance, GjkSettings, GjkStatus};
 use mink_support::{Iso3, MinkowskiDiff, Real, Support, SupportPoint, Vec3};
 
 /// Penetration of A and B: depth, unit normal from A to B, contact point
@@ -50,64 +50,57 @@ pub fn penetration_with<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     let Some(interior) = crate::finite_interior(pair) else {
         return Penetration::empty(MprStatus::NonFinite);
     };
-    let mut inf = Inflated::new(pair);
-    if inf.r_a + inf.r_b > R::ZERO && settings.exact_inflated {
-        let (found, iterations) = core_distance(&mut inf, interior, false);
-        match found {
-            CoreDistance::Apart { q } => return exact(inf.r_a, inf.r_b, q, pose_a, iterations),
-            CoreDistance::CoresOverlap => {
-                // MPR on the cores, the radii added afterwards; a core
-                // difference without volume (crossing segments) falls back to
-                // the inflated one.
+    if pair.inflation() > R::ZERO && settings.exact_inflated {
+        // GJK on the cores: exact when they are apart; when they overlap,
+        // MPR on the cores, the radii added afterwards; a core difference
+        // without volume (crossing segments) falls back to the inflated one.
+        let cores = mink_gjk::distance_with(pair, pose_a, &GjkSettings::default());
+        match cores.status {
+            GjkStatus::Converged | GjkStatus::Degenerate => return exact(&cores),
+            GjkStatus::Intersecting => {
+                let mut inf = Inflated::new(pair);
                 inf.inflate = false;
-                let out = mpr(&mut inf, interior, pose_a, settings, iterations);
+                let out = mpr(&mut inf, interior, pose_a, settings, cores.iterations);
                 if out.status != MprStatus::Degenerate {
                     return out;
                 }
                 inf.inflate = true;
                 return mpr(&mut inf, interior, pose_a, settings, out.iterations);
             }
-            _ => return mpr(&mut inf, interior, pose_a, settings, iterations),
+            _ => {
+                let mut inf = Inflated::new(pair);
+                return mpr(&mut inf, interior, pose_a, settings, cores.iterations);
+            }
         }
     }
-    mpr(&mut inf, interior, pose_a, settings, 0)
+    mpr(&mut Inflated::new(pair), interior, pose_a, settings, 0)
 }
 
-/// The exact answer from the closest point `q` of the core difference (the
-/// cores are apart) and A's and B's inflation radii `r_a`, `r_b`:
-/// overlapping when `|q| < r_a + r_b`. The same code for every shape pair
+/// The exact answer from GJK's converged distance of the full shapes (their
+/// cores apart): overlapping when the distance is negative, with GJK's
+/// normal and witnesses (world frame). The same code for every shape pair
 /// (`#[inline]`, so a size-optimized build keeps one copy).
 #[inline]
-fn exact<R: Real>(
-    r_a: R,
-    r_b: R,
-    q: SupportPoint<R>,
-    pose_a: &Iso3<R>,
-    iterations: u32,
-) -> Penetration<R> {
-    let dist = q.w.norm();
-    let u = -q.w / dist;
-    let depth = r_a + r_b - dist;
+fn exact<R: Real>(cores: &Distance<R>) -> Penetration<R> {
+    let depth = -cores.distance;
     let mut out = if depth > R::ZERO {
-        let p_a = pose_a.transform_point(q.a + u * r_a);
-        let p_b = pose_a.transform_point(q.b - u * r_b);
         Penetration {
             status: MprStatus::Converged,
             depth,
             depth_lower_bound: depth,
-            normal: pose_a.rotation.mul_vec(u),
-            position: (p_a + p_b) * R::HALF,
-            p_a,
-            p_b,
+            normal: cores.normal,
+            position: (cores.p_a + cores.p_b) * R::HALF,
+            p_a: cores.p_a,
+            p_b: cores.p_b,
             iterations: 0,
             passes: 0,
         }
     } else {
         let mut sep = Penetration::empty(MprStatus::Separated);
-        sep.normal = pose_a.rotation.mul_vec(u);
+        sep.normal = cores.normal;
         sep
     };
-    out.iterations = iterations;
+    out.iterations = cores.iterations;
     finite_or_error(out)
 }
 
