@@ -115,12 +115,12 @@
 //!
 //! `cargo bench -p mink-benches --bench mpr` runs MPR, parry3d 0.31 and
 //! mink's GJK+EPA on the same 1,024 random overlapping poses per pair (f32)
-//! and prints per-query medians and ratios. On a shared, loaded 2-core
-//! machine, default settings (ratios are what carry over): parry's
-//! `contact` over MPR's `penetration` was 8.5× for box–box, 93× for
-//! capsule–capsule, 3.2× for cylinder–cylinder, 2.4× for hull32–hull32,
-//! 4.4× for hull200–hull200 and 0.2× for sphere–box (parry answers a ball
-//! against a box in closed form); mink's GJK+EPA over MPR was 1.7× to 4.2×.
+//! and prints per-query medians and ratios. On a 2-core machine, default
+//! settings (ratios are what carry over): parry's `contact` over MPR's
+//! `penetration` was 5.0× for box–box, 55× for capsule–capsule, 4.3× for
+//! cylinder–cylinder, 3.3× for hull32–hull32, 4.3× for hull200–hull200 and
+//! 0.2× for sphere–box (parry answers a ball against a box in closed form);
+//! mink's GJK+EPA over MPR was 1.1× to 1.8×, and 0.9× on sphere–box.
 //!
 //! ## Fuzzing
 //!
