@@ -50,30 +50,35 @@ pub fn penetration_with<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     let Some(interior) = crate::finite_interior(pair) else {
         return Penetration::empty(MprStatus::NonFinite);
     };
+    let mut iterations = 0;
     if pair.inflation() > R::ZERO && settings.exact_inflated {
         // GJK on the cores: exact when they are apart; when they overlap,
         // MPR on the cores, the radii added afterwards; a core difference
-        // without volume (crossing segments) falls back to the inflated one.
+        // without volume (crossing segments) falls back to the inflated one,
+        // and so does a GJK that ran out of iterations.
         let cores = mink_gjk::distance_with(pair, pose_a, &GjkSettings::default());
+        iterations = cores.iterations;
         match cores.status {
             GjkStatus::Converged | GjkStatus::Degenerate => return exact(&cores),
             GjkStatus::Intersecting => {
                 let mut inf = Inflated::new(pair);
                 inf.inflate = false;
-                let out = mpr(&mut inf, interior, pose_a, settings, cores.iterations);
+                let out = mpr(&mut inf, interior, pose_a, settings, iterations);
                 if out.status != MprStatus::Degenerate {
                     return out;
                 }
-                inf.inflate = true;
-                return mpr(&mut inf, interior, pose_a, settings, out.iterations);
+                iterations = out.iterations;
             }
-            _ => {
-                let mut inf = Inflated::new(pair);
-                return mpr(&mut inf, interior, pose_a, settings, cores.iterations);
-            }
+            _ => {}
         }
     }
-    mpr(&mut Inflated::new(pair), interior, pose_a, settings, 0)
+    mpr(
+        &mut Inflated::new(pair),
+        interior,
+        pose_a,
+        settings,
+        iterations,
+    )
 }
 
 /// The exact answer from GJK's converged distance of the full shapes (their
