@@ -3,6 +3,7 @@
 //! arbitrary bytes ([`check_bytes`], what a cargo-fuzz target calls).
 
 use crate::{intersect, penetration, MprStatus, Penetration};
+use mink_gjk::{EpaStatus, GjkStatus};
 use mink_support::{
     Capsule, Cone, Cuboid, Cylinder, Ellipsoid, Iso3, Pair, Point, Quat, Real, Rounded, Segment,
     Sphere, Support, Vec3,
@@ -40,7 +41,10 @@ fn world_support<R: Real, S: Support<R>>(s: &S, pose: &Iso3<R>, n: Vec3<R>) -> R
 /// - B-to-A gives the same verdict when the depth exceeds `tol`, and when
 ///   both converge, the same depth within `tol` and the opposite normal
 ///   (within 1e-3 rad), unless the two normals are equally deep answers
-///   (a tie, checked with the support functions).
+///   (a tie, checked with the support functions);
+/// - the verdict of both queries agrees with an independent oracle,
+///   mink-gjk (see [`gjk_verdict`]), wherever that one proves the shapes
+///   overlapping or apart by more than `tol`.
 pub fn check_pair<R: Real, A: Support<R>, B: Support<R>>(
     a: &A,
     pose_a: &Iso3<R>,
@@ -54,6 +58,19 @@ pub fn check_pair<R: Real, A: Support<R>, B: Support<R>>(
     check_fields(&hit)?;
     if boolean.overlapping != hit.is_overlapping() && hit.status != MprStatus::IterationCap {
         return Err(Violation("intersect and penetration disagree"));
+    }
+    if let Some(overlapping) = gjk_verdict(a, pose_a, b, pose_b, tol) {
+        let decided = !matches!(hit.status, MprStatus::IterationCap | MprStatus::NonFinite);
+        if decided && hit.is_overlapping() != overlapping {
+            return Err(Violation("penetration disagrees with GJK's verdict"));
+        }
+        let decided = !matches!(
+            boolean.status,
+            MprStatus::IterationCap | MprStatus::NonFinite
+        );
+        if decided && boolean.overlapping != overlapping {
+            return Err(Violation("intersect disagrees with GJK's verdict"));
+        }
     }
     let gap_along = |n: Vec3<R>| world_support(a, pose_a, n) + world_support(b, pose_b, -n);
     if hit.is_overlapping() {
@@ -91,6 +108,32 @@ pub fn check_pair<R: Real, A: Support<R>, B: Support<R>>(
     Ok(hit)
 }
 
+/// The verdict of mink-gjk on A and B, an oracle independent of MPR (it
+/// shares only the support functions): `Some(true)` when GJK proves the
+/// shapes overlapping by more than `band` (meters): the distance it
+/// converged to, or cores it found intersecting with a total inflation
+/// above `band`, or else EPA's converged depth; `Some(false)` when GJK's
+/// converged distance exceeds `band`; `None` within `band` of touching or
+/// when GJK or EPA did not settle.
+pub fn gjk_verdict<R: Real, A: Support<R>, B: Support<R>>(
+    a: &A,
+    pose_a: &Iso3<R>,
+    b: &B,
+    pose_b: &Iso3<R>,
+    band: R,
+) -> Option<bool> {
+    let d = mink_gjk::distance(&mut Pair::new(a, pose_a, b, pose_b), pose_a);
+    match d.status {
+        GjkStatus::Converged => (d.distance.abs() > band).then_some(d.distance < R::ZERO),
+        GjkStatus::Intersecting if a.inflation() + b.inflation() > band => Some(true),
+        GjkStatus::Intersecting => {
+            let p = mink_gjk::penetration(&mut Pair::new(a, pose_a, b, pose_b), pose_a);
+            (p.status == EpaStatus::Converged && p.depth > band).then_some(true)
+        }
+        _ => None,
+    }
+}
+
 fn check_fields<R: Real>(p: &Penetration<R>) -> Result<(), Violation> {
     let finite = p.depth.finite()
         && p.normal.is_finite()
@@ -125,13 +168,14 @@ impl Bytes<'_> {
         }
     }
 
-    /// A value in `[lo, hi]` from two bytes.
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
+    /// A value in `[lo, hi]` from two bytes (computed in f64, then rounded
+    /// to the scalar, so both scalars decode the same shapes and poses).
+    fn range<R: Real>(&mut self, lo: f64, hi: f64) -> R {
         let v = u16::from_le_bytes([self.byte(), self.byte()]) as f64 / 65535.0;
-        lo + (hi - lo) * v
+        R::lit(lo + (hi - lo) * v)
     }
 
-    fn pose(&mut self) -> Iso3<f64> {
+    fn pose<R: Real>(&mut self) -> Iso3<R> {
         let t = Vec3::new(
             self.range(-2.0, 2.0),
             self.range(-2.0, 2.0),
@@ -153,35 +197,37 @@ impl Bytes<'_> {
 }
 
 /// A shape decoded from bytes.
-enum Shape {
+enum Shape<R: Real> {
     Point(Point),
-    Sphere(Sphere<f64>),
-    Cuboid(Cuboid<f64>),
-    Capsule(Capsule<f64>),
-    Segment(Segment<f64>),
-    Cylinder(Cylinder<f64>),
-    Cone(Cone<f64>),
-    Ellipsoid(Ellipsoid<f64>),
-    RoundedCuboid(Rounded<Cuboid<f64>, f64>),
+    Sphere(Sphere<R>),
+    Cuboid(Cuboid<R>),
+    Capsule(Capsule<R>),
+    Segment(Segment<R>),
+    Cylinder(Cylinder<R>),
+    Cone(Cone<R>),
+    Ellipsoid(Ellipsoid<R>),
+    RoundedCuboid(Rounded<Cuboid<R>, R>),
 }
 
-impl Shape {
+impl<R: Real> Shape<R> {
     fn decode(d: &mut Bytes<'_>) -> Option<Self> {
         let kind = d.byte() % 9;
-        let x = d.range(0.02, 2.0);
-        let y = d.range(0.02, 2.0);
-        let z = d.range(0.02, 2.0);
+        let x: R = d.range(0.02, 2.0);
+        let y: R = d.range(0.02, 2.0);
+        let z: R = d.range(0.02, 2.0);
         Some(match kind {
             0 => Shape::Point(Point),
             1 => Shape::Sphere(Sphere::new(x).ok()?),
             2 => Shape::Cuboid(Cuboid::new(Vec3::new(x, y, z)).ok()?),
             3 => Shape::Capsule(Capsule::new(x, y).ok()?),
-            4 => Shape::Segment(Segment::new(Vec3::new(-x, 0.0, 0.0), Vec3::new(x, y, z)).ok()?),
+            4 => Shape::Segment(
+                Segment::new(Vec3::new(-x, R::ZERO, R::ZERO), Vec3::new(x, y, z)).ok()?,
+            ),
             5 => Shape::Cylinder(Cylinder::new(x, y).ok()?),
             6 => Shape::Cone(Cone::new(x, y).ok()?),
             7 => Shape::Ellipsoid(Ellipsoid::new(Vec3::new(x, y, z)).ok()?),
             _ => Shape::RoundedCuboid(
-                Rounded::new(Cuboid::new(Vec3::new(x, y, z)).ok()?, z * 0.25).ok()?,
+                Rounded::new(Cuboid::new(Vec3::new(x, y, z)).ok()?, z * R::lit(0.25)).ok()?,
             ),
         })
     }
@@ -203,19 +249,39 @@ macro_rules! with_shape {
     };
 }
 
+/// Tolerance of [`check_bytes`] in `f64` (meters): far above its rounding,
+/// far below the decoded shapes' sizes (0.02 m at least).
+pub const CHECK_BYTES_TOL_F64: f64 = 1e-6;
+
+/// Tolerance of [`check_bytes`] in `f32` (meters). MPR converges within
+/// `1000 ε` (about `1.2e-4`) of the Minkowski difference's size, up to
+/// about 8 m for the decoded shapes and poses, so depths and verdicts near
+/// touching are good to about `1e-3` m there.
+pub const CHECK_BYTES_TOL_F32: f64 = 4e-3;
+
 /// Decodes two shapes (point, sphere, box, capsule, segment, cylinder, cone,
 /// ellipsoid or rounded box, sizes 0.02 to 2 m) and two poses (translations
-/// within 2 m, random or axis-aligned rotations) from `data`, in `f64`, and
-/// runs [`check_pair`] with a tolerance of `1e-6` m. Any byte string is
-/// valid input (missing bytes read as zero); returns the first invariant
-/// violated. A cargo-fuzz target calls it and panics on `Err`.
+/// within 2 m, random or axis-aligned rotations) from `data`, and runs
+/// [`check_pair`] on them in `f64` with a tolerance of
+/// [`CHECK_BYTES_TOL_F64`], then in `f32` (the same numbers, rounded) with
+/// [`CHECK_BYTES_TOL_F32`]. Among the invariants checked is agreement with
+/// mink-gjk's verdict ([`gjk_verdict`]) outside the tolerance band around
+/// touching. Any byte string is valid input (missing bytes read as zero);
+/// returns the first invariant violated. A cargo-fuzz target calls it and
+/// panics on `Err`.
 pub fn check_bytes(data: &[u8]) -> Result<(), Violation> {
+    check_bytes_in::<f64>(data, CHECK_BYTES_TOL_F64)?;
+    check_bytes_in::<f32>(data, CHECK_BYTES_TOL_F32)
+}
+
+/// [`check_bytes`] in one scalar with tolerance `tol` (meters).
+fn check_bytes_in<R: Real>(data: &[u8], tol: f64) -> Result<(), Violation> {
     let mut d = Bytes { data };
-    let (Some(sa), Some(sb)) = (Shape::decode(&mut d), Shape::decode(&mut d)) else {
+    let (Some(sa), Some(sb)) = (Shape::<R>::decode(&mut d), Shape::<R>::decode(&mut d)) else {
         return Ok(());
     };
-    let pose_a = d.pose();
-    let pose_b = d.pose();
-    let tol = 1e-6;
+    let pose_a = d.pose::<R>();
+    let pose_b = d.pose::<R>();
+    let tol = R::lit(tol);
     with_shape!(&sa, a => with_shape!(&sb, b => check_pair(a, &pose_a, b, &pose_b, tol).map(|_| ())))
 }

@@ -72,7 +72,7 @@ pub fn intersect<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
         End::Converged(..) | End::RefinementCap(..) if pass.inside => (true, MprStatus::Converged),
         End::Separated(_) | End::Converged(..) => (false, MprStatus::Separated),
         End::RefinementCap(..) | End::DiscoveryCap => (false, MprStatus::IterationCap),
-        End::Degenerate => (false, MprStatus::Degenerate),
+        End::Degenerate(_) => (false, MprStatus::Degenerate),
     };
     Intersection {
         overlapping,

@@ -53,9 +53,17 @@
 //! the answer is exact, depth `r - |q|` and normal `-q / |q|` (sphere–sphere,
 //! sphere–box and capsule–capsule are exact to rounding, and no MPR runs at
 //! all). When the cores overlap, MPR runs on the cores and `r` is added to
-//! the depth; when the core difference has no volume (two crossing
-//! segments), MPR runs on the inflated difference instead, whose support is
-//! the core support plus `r` along the unit direction.
+//! the depth. GJK has then proven the overlap, so that MPR pass has no
+//! "separated" exit: on a core difference without volume (a sphere's
+//! centre on a capsule's axis, crossing capsule axes, capsules sharing a
+//! joint end point) every support point lies on the origin's plane, and
+//! the sign of its round-off would otherwise decide. Such a flat
+//! difference holds the origin, so the depth is exactly `r`, along the
+//! normal of its plane (the side facing from A's centre to B's on a tie),
+//! checked with two support calls and reported [`MprStatus::Converged`];
+//! should MPR find no such plane, it runs on the inflated difference
+//! instead, whose support is the core support plus `r` along the unit
+//! direction.
 //!
 //! ## Robust start
 //!
@@ -125,9 +133,11 @@
 //! ## Fuzzing
 //!
 //! [`fuzz::check_bytes`] decodes a pair of shapes and poses from arbitrary
-//! bytes and checks the invariants (no panic, finite output, depth `>= 0`,
-//! unit normal, `intersect` agreeing with `penetration`, swapping A and B
-//! flipping the normal, the depth being a true separating translation).
+//! bytes and checks the invariants in `f64` and in `f32` (no panic, finite
+//! output, depth `>= 0`, unit normal, `intersect` agreeing with
+//! `penetration`, swapping A and B flipping the normal, the depth being a
+//! true separating translation, and both verdicts agreeing with mink-gjk's
+//! GJK and EPA, an independent oracle, outside a band around touching).
 //! A cargo-fuzz target only needs to call it and panic on `Err`.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -4,7 +4,9 @@
 
 use crate::certify::{certify, tetra_barycentric, Answer};
 use crate::inflated::{Inflated, Vertex};
-use crate::limits::{barycentric_slack, reseed_gain, self_consistency_sine, MAX_RESEED_PASSES};
+use crate::limits::{
+    barycentric_slack, convergence_tolerance, reseed_gain, self_consistency_sine, MAX_RESEED_PASSES,
+};
 use crate::portal::{self, End, Pass, Ray};
 use crate::result::{MprSettings, MprStatus, Penetration};
 use crate::triangle::{closest_on_edges, foot_point};
@@ -51,25 +53,47 @@ pub fn penetration_with<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
         return Penetration::empty(MprStatus::NonFinite);
     };
     let mut iterations = 0;
-    if pair.inflation() > R::ZERO && settings.exact_inflated {
+    let mut proof = None;
+    let r = pair.inflation();
+    if r > R::ZERO && settings.exact_inflated {
         // GJK on the cores: exact when they are apart; when they overlap,
-        // MPR on the cores, the radii added afterwards; a core difference
-        // without volume (crossing segments) falls back to the inflated one,
-        // and so does a GJK that ran out of iterations.
+        // MPR on the cores, the radii added afterwards, and a core
+        // difference without volume (a point on a segment, crossing
+        // segments, segments sharing an end point) answered in closed form
+        // (see `flat_answer`). The overlap is then proven, so no MPR pass
+        // below may call the shapes apart. A flat difference whose plane
+        // was not found falls back to the inflated difference, and so does
+        // a GJK that ran out of iterations.
         let cores = mink_gjk::distance_with(pair, pose_a, &GjkSettings::default());
         iterations = cores.iterations;
-        match cores.status {
-            GjkStatus::Converged | GjkStatus::Degenerate => return exact(&cores),
-            GjkStatus::Intersecting => {
-                let mut inf = Inflated::new(pair);
-                inf.inflate = false;
-                let out = mpr(&mut inf, interior, pose_a, settings, iterations);
-                if out.status != MprStatus::Degenerate {
+        let touching = match cores.status {
+            GjkStatus::Converged | GjkStatus::Degenerate => {
+                let out = exact(&cores);
+                let scale = interior.w.norm().max_of(r);
+                if !out.is_overlapping() || confirmed(pair, &out, r + cores.distance, scale, pose_a)
+                {
                     return out;
                 }
-                iterations = out.iterations;
+                true
             }
-            _ => {}
+            GjkStatus::Intersecting => true,
+            _ => false,
+        };
+        if touching {
+            // The point where the cores meet (world frame): GJK's
+            // witnesses without the radii it added along its normal.
+            let meet = Meet {
+                a: cores.p_a - cores.normal * pair.a.inflation(),
+                b: cores.p_b + cores.normal * pair.b.inflation(),
+            };
+            let mut inf = Inflated::new(pair);
+            inf.inflate = false;
+            let out = mpr(&mut inf, interior, pose_a, settings, iterations, Some(meet));
+            if out.status != MprStatus::Degenerate {
+                return out;
+            }
+            iterations = out.iterations;
+            proof = Some(meet);
         }
     }
     mpr(
@@ -78,7 +102,41 @@ pub fn penetration_with<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
         pose_a,
         settings,
         iterations,
+        proof,
     )
+}
+
+/// Whether GJK's exact answer `out` (world frame) for cores at distance
+/// `gap` (meters) can be trusted. Its normal is the direction of the
+/// cores' closest offset, which is round-off when that offset is a few
+/// ulps of the size `scale`: a sphere's centre on a capsule's end point
+/// computed through two poses ends a rounding error away from it, in a
+/// random direction, along which the depth is not `r - gap` at all. So
+/// within `sqrt(ε) × scale` of touching, one support call along the normal
+/// confirms the depth; unconfirmed, the cores are treated as touching.
+#[inline]
+fn confirmed<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
+    pair: &mut MinkowskiDiff<'_, R, A, B, I>,
+    out: &Penetration<R>,
+    gap: R,
+    scale: R,
+    pose_a: &Iso3<R>,
+) -> bool {
+    let loose = R::EPSILON.sqrt() * scale;
+    if gap > loose {
+        return true;
+    }
+    let n = pose_a.rotation.transpose_mul(out.normal);
+    let reach = n.dot(pair.support(n).w) + pair.inflation();
+    (reach - out.depth).abs() <= loose
+}
+
+/// GJK's proof that the cores intersect: a point of each core (world
+/// frame) where they meet, within GJK's tolerance.
+#[derive(Clone, Copy, Debug)]
+struct Meet<R> {
+    a: Vec3<R>,
+    b: Vec3<R>,
 }
 
 /// The exact answer from GJK's converged distance of the full shapes (their
@@ -112,23 +170,37 @@ fn exact<R: Real>(cores: &Distance<R>) -> Penetration<R> {
 /// MPR proper: a first pass through the origin, then re-seeding passes
 /// while the answer is not self-consistent. When `inf.inflate` is off, MPR
 /// runs on the cores and the radii are added to the answer.
+///
+/// With `proof` (GJK proved the cores intersect), the origin is known to
+/// be inside the difference: the pass runs without its "separated" exits,
+/// which on a flat or touching core difference would otherwise fire on
+/// the round-off sign of a support point lying on the origin's plane, and
+/// a flat core difference is answered by [`flat_answer`].
 fn mpr<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     inf: &mut Inflated<'_, '_, R, A, B, I>,
     interior: SupportPoint<R>,
     pose_a: &Iso3<R>,
     settings: &MprSettings,
     iterations_before: u32,
+    proof: Option<Meet<R>>,
 ) -> Penetration<R> {
     let v0 = Vertex {
         w: interior.w,
         core: interior,
         u: Vec3::ZERO,
     };
-    let first = portal::run(inf, v0, Ray::ThroughOrigin, None, true, false);
+    let proven = proof.is_some();
+    let first = portal::run(inf, v0, Ray::ThroughOrigin, None, !proven, false);
     let mut iterations = iterations_before + first.iterations;
+    // Where the cores are proven to meet, the directions across a flat
+    // difference that the first pass suggests (see `flat_answer`).
+    let flat = match proof {
+        Some(meet) if !inf.inflate => Some((meet, flat_normals(&first))),
+        _ => None,
+    };
     let mut passes = 1;
     let mut best = match first.end {
-        End::Converged(n, v4) | End::RefinementCap(n, v4) if first.inside => {
+        End::Converged(n, v4) | End::RefinementCap(n, v4) if first.inside || proven => {
             let capped = matches!(first.end, End::RefinementCap(..));
             candidate(inf, &first, n, v4, capped)
         }
@@ -141,7 +213,18 @@ fn mpr<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
             return finite_or_error(out);
         }
         End::Inside => unreachable_inside(),
-        End::Degenerate => return counted(MprStatus::Degenerate, iterations),
+        End::Degenerate(m) => {
+            let found = flat.and_then(|(meet, [p, q])| {
+                flat_answer(inf, &[m, p, q], first.dir, v0.w, first.size, meet, pose_a)
+            });
+            return match found {
+                Some(mut out) => {
+                    out.iterations += iterations;
+                    out
+                }
+                None => counted(MprStatus::Degenerate, iterations),
+            };
+        }
         End::DiscoveryCap => return counted(MprStatus::IterationCap, iterations),
     };
 
@@ -204,29 +287,166 @@ fn mpr<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     } else {
         MprStatus::Unverified
     };
+    if let (Some((meet, [p, q])), false) = (flat, checked.certified || best.capped) {
+        // Proven overlap, but MPR could not certify its answer: on a flat
+        // difference whose flatness MPR missed (round-off gave it a sliver
+        // of volume, and a collapsed portal answered along the ray), the
+        // depth is `r` across it.
+        let [l, _] = flat_normals(&last);
+        if let Some(mut out) =
+            flat_answer(inf, &[l, p, q], first.dir, v0.w, last.size, meet, pose_a)
+        {
+            out.iterations += iterations;
+            out.passes = passes;
+            return out;
+        }
+    }
     let found = checked.better.unwrap_or(best.answer);
     let (mut depth, mut lower, mut p_a, mut p_b) =
         (checked.depth, checked.lower, found.p_a, found.p_b);
-    if !inf.inflate {
+    let normal = pose_a.rotation.mul_vec(found.normal);
+    let (p_a, p_b) = if inf.inflate {
+        (pose_a.transform_point(p_a), pose_a.transform_point(p_b))
+    } else {
+        let core_depth = depth;
         let r = inf.r_a + inf.r_b;
         depth += r;
         lower += r;
-        p_a += found.normal * inf.r_a;
-        p_b -= found.normal * inf.r_b;
-    }
-    let p_a = pose_a.transform_point(p_a);
-    let p_b = pose_a.transform_point(p_b);
+        match flat {
+            // Cores proven to meet and no core depth: the witnesses are
+            // where they meet (a portal's on a nearly flat difference are
+            // ill-conditioned).
+            Some((meet, _)) if core_depth <= convergence_tolerance::<R>() * last.size => {
+                (meet.a + normal * inf.r_a, meet.b - normal * inf.r_b)
+            }
+            _ => {
+                p_a += found.normal * inf.r_a;
+                p_b -= found.normal * inf.r_b;
+                (pose_a.transform_point(p_a), pose_a.transform_point(p_b))
+            }
+        }
+    };
     finite_or_error(Penetration {
         status,
         depth: depth.max_of(R::ZERO),
         depth_lower_bound: lower.max_of(R::ZERO).min_of(depth.max_of(R::ZERO)),
-        normal: pose_a.rotation.mul_vec(found.normal),
+        normal,
         position: (p_a + p_b) * R::HALF,
         p_a,
         p_b,
         iterations,
         passes,
     })
+}
+
+/// Candidate normals of a flat core difference from a pass's points
+/// `v0, v1, v2, v3` (A's frame, any common shift; all in the plane of a
+/// flat difference): the best-conditioned normal of a plane through `v0`
+/// and two of the others (a flat difference: crossing segments, segments
+/// sharing an end point), and a direction across `v1 - v0` (a difference
+/// that is a segment: a point on a segment). Either may be zero.
+fn flat_normals<R: Real>(pass: &Pass<R>) -> [Vec3<R>; 2] {
+    let [v0, v1, v2, v3] = pass.v.map(|v| v.w);
+    let (a, b, c) = (v1 - v0, v2 - v0, v3 - v0);
+    let mut plane = a.cross(b);
+    for n in [b.cross(c), c.cross(a)] {
+        if n.norm_squared() > plane.norm_squared() {
+            plane = n;
+        }
+    }
+    let across = if a.norm_squared() > R::ZERO {
+        a.any_orthonormal()
+    } else {
+        Vec3::ZERO
+    };
+    [plane, across]
+}
+
+/// The answer when GJK proved the cores intersect and their difference `C`
+/// is flat (a point on a segment, crossing segments, segments sharing an
+/// end point, coplanar flat cores): the first of the `candidates` (any
+/// length; zero ones are skipped) across which `C` has no extent, else the
+/// normal of the plane through MPR's ray (unit direction `ray`, through
+/// the interior point `v0` and the origin, A's frame) and a point of `C`
+/// off it, or `None`. `size` is the difference's size (meters), `meet`
+/// GJK's points where the cores meet (world frame).
+///
+/// Derivation. The inflated difference is `C` swept by a ball of radius
+/// `r = r_A + r_B`, whose support along a unit `u` is `h(u) + r`, `h` the
+/// support of `C`; with the origin inside, the depth is `min_u h(u) + r`.
+/// The origin lies in `C` (GJK), so `h(u) >= 0` for every `u`: the depth is
+/// at least `r`. A unit `u` with `h(u)` within the tolerance of zero
+/// (either side of the plane of a flat `C` that holds the origin, which
+/// MPR's degenerate plane does: it holds the ray through the origin) thus
+/// gives the depth `r + h(u)`, proven minimal: converged. Two support
+/// calls a candidate; the side of smaller support wins, and a tie (the
+/// usual case: both sides are zero) goes to the side facing from A's
+/// interior point to B's. The witnesses are the points where the cores
+/// meet, moved out by each radius along the normal.
+#[cold]
+#[inline(never)]
+fn flat_answer<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
+    inf: &mut Inflated<'_, '_, R, A, B, I>,
+    candidates: &[Vec3<R>],
+    ray: Vec3<R>,
+    v0: Vec3<R>,
+    size: R,
+    meet: Meet<R>,
+    pose_a: &Iso3<R>,
+) -> Option<Penetration<R>> {
+    inf.target = Vec3::ZERO;
+    let tol = convergence_tolerance::<R>() * size;
+    let mut calls = 0;
+    // Last, when every candidate fails: every point the passes saw may lie
+    // on the ray's line (a collapsed portal), which leaves the plane's
+    // normal free about it; one support across the line finds a point of
+    // the plane off it, and the plane through the line and that point.
+    let across = ray.any_orthonormal();
+    let mut off_line = Vec3::ZERO;
+    let last = candidates.len() + 1;
+    for (i, m) in candidates
+        .iter()
+        .copied()
+        .chain([across, Vec3::ZERO])
+        .enumerate()
+    {
+        let m = if i == last { ray.cross(off_line) } else { m };
+        let Some(m) = m.try_normalize() else {
+            continue;
+        };
+        calls += 2;
+        let top = inf.support(m).w;
+        let up = m.dot(top);
+        let down = -m.dot(inf.support(-m).w);
+        if i + 1 == last {
+            off_line = top - v0;
+        }
+        let (u, h) = if up < down - tol || (up <= down + tol && m.dot(v0) <= R::ZERO) {
+            (m, up)
+        } else {
+            (-m, down)
+        };
+        if h > tol || !h.finite() {
+            continue;
+        }
+        let depth = (inf.r_a + inf.r_b + h).max_of(R::ZERO);
+        let normal = pose_a.rotation.mul_vec(u);
+        let p_a = meet.a + normal * inf.r_a;
+        let p_b = meet.b - normal * inf.r_b;
+        let out = finite_or_error(Penetration {
+            status: MprStatus::Converged,
+            depth,
+            depth_lower_bound: depth,
+            normal,
+            position: (p_a + p_b) * R::HALF,
+            p_a,
+            p_b,
+            iterations: calls,
+            passes: 1,
+        });
+        return (out.status == MprStatus::Converged).then_some(out);
+    }
+    None
 }
 
 /// `End::Inside` only ends a pass that was asked to stop there, which the

@@ -44,8 +44,12 @@ pub(crate) enum End<R> {
     /// A plane with this unit normal separates the origin from the
     /// difference: every point `w` of it has `w · n < 0`.
     Separated(Vec3<R>),
-    /// The difference has no volume around the interior point.
-    Degenerate,
+    /// The difference has no volume around the interior point: it lies
+    /// within the flatness tolerance of the plane through the interior
+    /// point with this unit normal, which holds the ray (as far as the
+    /// pass could tell: zero when it found no plane at all; callers check
+    /// the normal before relying on it).
+    Degenerate(Vec3<R>),
     /// Discovery hit its cap without a portal.
     DiscoveryCap,
     /// The portal reached the boundary: unit normal `n`, support `v4` along it.
@@ -145,7 +149,7 @@ pub(crate) fn run<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
         inside = coincident;
     }
     let mut pass = Pass {
-        end: End::Degenerate,
+        end: End::Degenerate(Vec3::ZERO),
         v: [v0, v1, v1, v1],
         target: inf.target,
         dir,
@@ -176,7 +180,8 @@ pub(crate) fn run<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
         return pass;
     }
     if (v2.w - v0.w).dot(m) <= flat {
-        return pass; // Degenerate
+        pass.end = End::Degenerate(m);
+        return pass;
     }
 
     // Third vertex: discovery loop, on the vertices in `pass.v` (so that
@@ -189,11 +194,18 @@ pub(crate) fn run<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
     }
     pass.v[3] = pass.v[2];
     let mut found = false;
+    // The normal of the last plane known to hold the ray and a face of the
+    // cone: when the next one collapses (v2 came back as v1, within the
+    // rounding of the flatness test, or v3 on an edge), the difference is
+    // flat in it.
+    let mut plane = m;
     for _ in 0..MAX_DISCOVERY_ITERATIONS {
         pass.iterations += 1;
         let Some(nu) = n.try_normalize() else {
-            return pass; // Degenerate
+            pass.end = End::Degenerate(plane);
+            return pass;
         };
+        plane = nu;
         let v3 = inf.support(query(n, nu));
         pass.v[3] = v3;
         if check && v3.w.dot(nu) < R::ZERO {
@@ -201,7 +213,8 @@ pub(crate) fn run<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
             return pass;
         }
         if (v3.w - v0.w).dot(nu) <= flat {
-            return pass; // Degenerate
+            pass.end = End::Degenerate(nu);
+            return pass;
         }
         let [p0, p1, p2, p3] = pass.v.map(|v| v.w);
         // Does the ray leave the cone through the side (v0, v1, v3)?
@@ -326,7 +339,7 @@ fn refine<R: Real, A: Support<R>, B: Support<R>, const I: bool>(
 ) {
     let v0 = pass.v[0];
     let tol = convergence_tolerance::<R>() * (pass.size + pass.target.norm());
-    let mut last = End::Degenerate;
+    let mut last = End::Degenerate(Vec3::ZERO);
     for step in 0..MAX_REFINEMENT_ITERATIONS {
         pass.iterations += 1;
         let [_, v1, v2, v3] = pass.v.map(|v| v.w);

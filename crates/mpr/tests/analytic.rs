@@ -212,19 +212,7 @@ fn segment_distance(p0: Vec3<f64>, p1: Vec3<f64>, q0: Vec3<f64>, q1: Vec3<f64>) 
         let t = ((x - q0).dot(dq) / dq.norm_squared()).clamp(0.0, 1.0);
         (q0 + dq * t - x).norm()
     };
-    // Golden-section search on the convex function of s.
-    let (mut lo, mut hi) = (0.0f64, 1.0f64);
-    let f = |s: f64| along(p0 + (p1 - p0) * s);
-    for _ in 0..200 {
-        let m1 = lo + (hi - lo) * 0.382;
-        let m2 = lo + (hi - lo) * 0.618;
-        if f(m1) < f(m2) {
-            hi = m2;
-        } else {
-            lo = m1;
-        }
-    }
-    f(0.5 * (lo + hi)).min(f(0.0)).min(f(1.0))
+    mink_testkit::min_convex_on_unit_interval(|s| along(p0 + (p1 - p0) * s))
 }
 
 fn capsule_capsule<R: Real>() {

@@ -202,3 +202,22 @@ macro_rules! for_each_real {
         }
     };
 }
+
+/// The minimum over `s ∈ [0, 1]` of a convex function `f`, by 200 steps of
+/// golden-section search, then the ends: within about `1e-40` of the
+/// minimizing `s`. For references that must share no code with the
+/// algorithm under test (the distance between two segments is convex in
+/// the parameter along one of them).
+pub fn min_convex_on_unit_interval(f: impl Fn(f64) -> f64) -> f64 {
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for _ in 0..200 {
+        let m1 = lo + (hi - lo) * 0.382;
+        let m2 = lo + (hi - lo) * 0.618;
+        if f(m1) < f(m2) {
+            hi = m2;
+        } else {
+            lo = m1;
+        }
+    }
+    f(0.5 * (lo + hi)).min(f(0.0)).min(f(1.0))
+}
