@@ -1,14 +1,12 @@
 //! The fuzzing harness (feature `alloc`): invariants the SAT query and the
 //! manifold must keep on any pair of hulls ([`check_pair`]) or on hulls and
 //! poses decoded from arbitrary bytes ([`check_bytes`], what a cargo-fuzz
-//! target calls, panicking on `Err`).
-//!
-//! A fuzz target that also links `mink-gjk` should add the verdict check of
-//! the issue: away from touching (`|separation| > tol`), SAT's sign agrees
-//! with GJK's separated/overlapping verdict.
+//! target calls, panicking on `Err`). Its verdict oracle is mink-gjk's GJK,
+//! which shares no code with SAT.
 
 use crate::{manifold, sat, Culling, ManifoldStatus, SatData, SatHull, SatStatus};
-use mink_support::{ConvexHull, Iso3, Quat, Real, Vec3};
+use mink_gjk::{distance, intersect, GjkStatus};
+use mink_support::{ConvexHull, Iso3, Pair, Quat, Real, Vec3};
 
 /// An invariant that did not hold: which one, as a fixed message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +21,11 @@ impl core::fmt::Display for Violation {
 /// Relative tolerance of the checks, in units of `sqrt(R::EPSILON)` times
 /// the size of the problem (hull extents plus distance from the origin).
 pub const FUZZ_TOLERANCE_SQRT_EPS: f64 = 16.0;
+
+/// Round-off allowed on top of the hulls' flatness when checking that the
+/// separation is at most the true gap along the normal, in units of
+/// `R::EPSILON` times the size of the problem.
+pub const FUZZ_GAP_ROUNDING_EPS: f64 = 256.0;
 
 /// The largest decoded speculative margin, meters.
 pub const FUZZ_MAX_MARGIN: f64 = 0.1;
@@ -66,9 +69,17 @@ fn gap_along<R: Real>(
 /// - SAT with and without culling: status `Ok`, finite, the same best
 ///   separation within the tolerance;
 /// - the best normal is unit and the gap of the hulls' projections on it
-///   (every vertex projected) is the reported separation;
+///   (every vertex projected) is the reported separation, and never less
+///   than it by more than both hulls' flatness and round-off
+///   ([`FUZZ_GAP_ROUNDING_EPS`]): a positive separation is a separating
+///   axis;
+/// - away from touching (`|separation|` above the tolerance), SAT's
+///   verdict is GJK's: overlapping when GJK finds the hulls intersecting,
+///   apart when GJK finds them apart by more than the tolerance;
 /// - the manifold: status `Ok`, at most 4 points, each finite, within the
-///   margin, with its point on A on A's surface and its point on B on B's.
+///   margin, with its point on A on A's surface and its point on B on B's,
+///   and at least one point when GJK finds the hulls intersecting and SAT
+///   overlapping beyond the tolerance.
 ///
 /// The tolerance is [`FUZZ_TOLERANCE_SQRT_EPS`] `× sqrt(ε)` × the size.
 pub fn check_pair<R: Real>(
@@ -100,12 +111,31 @@ pub fn check_pair<R: Real>(
     if (on.best.normal.norm() - R::ONE).abs() > tol {
         return Err(Violation("SAT normal is not unit"));
     }
-    if (gap_along(a, pose_a, b, pose_b, on.best.normal) - s).abs() > tol {
+    let gap = gap_along(a, pose_a, b, pose_b, on.best.normal);
+    if (gap - s).abs() > tol {
         return Err(Violation("separation is not the gap along the normal"));
+    }
+    let flat = a.hull().tolerance() + b.hull().tolerance();
+    if s > gap + R::TWO * flat + R::EPSILON * R::lit(FUZZ_GAP_ROUNDING_EPS) * size {
+        return Err(Violation("separation above the true gap along the normal"));
+    }
+    let (ha, hb) = (a.hull(), b.hull());
+    let hit = intersect(&mut Pair::new(ha, pose_a, hb, pose_b));
+    if hit && s > tol {
+        return Err(Violation("SAT separates hulls GJK finds intersecting"));
+    }
+    if !hit && s < -tol {
+        let d = distance(&mut Pair::new(ha, pose_a, hb, pose_b), pose_a);
+        if d.status == GjkStatus::Converged && d.distance > tol {
+            return Err(Violation("SAT overlaps hulls GJK finds apart"));
+        }
     }
     let m = manifold(a, pose_a, b, pose_b, margin);
     if m.status != ManifoldStatus::Ok {
         return Err(Violation("manifold status is not Ok on valid input"));
+    }
+    if hit && s < -tol && m.points.is_empty() {
+        return Err(Violation("overlapping hulls with an empty manifold"));
     }
     if s > margin + tol && !m.points.is_empty() {
         return Err(Violation("contacts beyond the margin"));

@@ -4,7 +4,7 @@
 //! [`HullView`] (no allocation with [`fill_gauss_arcs`] and
 //! [`InscribedSphere::of`]; owned with [`SatData`] under `alloc`).
 
-use mink_support::{HullView, Real, ShapeError, Vec3};
+use mink_support::{HullIndex, HullView, Real, ShapeError, Vec3};
 
 /// Corners of a tetrahedron: its centroid is their sum over this.
 const TETRAHEDRON_CORNERS: f64 = 4.0;
@@ -17,11 +17,23 @@ const TETRAHEDRON_CORNERS: f64 = 4.0;
 /// separating axis an edge can take part in lies on that arc. The arc is
 /// stored by what the SAT query needs without touching the vertices: the
 /// edge's unit direction (the arc's pole) and the cosine of its angle.
+///
+/// The pole is taken from the two normals, not from the edge's vertices:
+/// the query's Gauss-map test finds the axis `direction × e_B` and trusts
+/// it to lie on the arc, where the edge's vertices are the hull's extreme
+/// points, so the edge's separation is the hulls' gap along it. The
+/// vertices of a built hull lie only within its tolerance of their faces'
+/// planes, so an edge tens of micrometres long, left by merging nearly
+/// coplanar faces, can point degrees away from the line where its faces
+/// meet; an axis built from that direction lies off the arc, and the gap
+/// measured from the edges' vertices then overstates the true one.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)]
 pub struct GaussArc<R> {
-    /// Unit direction from `vertices[0]` to `vertices[1]`, hull frame. On a
-    /// convex hull it is parallel to `n_left × n_right`.
+    /// Unit direction of the line where the edge's faces meet, hull frame:
+    /// `n_left × n_right` normalized (along `vertices[0] → vertices[1]` on
+    /// a well-shaped edge). When the two normals are parallel, the edge's
+    /// vertex difference made perpendicular to them.
     pub direction: Vec3<R>,
     /// `n_left · n_right`, the cosine of the arc's angle (in `[-1, 1]`).
     pub cos: R,
@@ -117,13 +129,49 @@ pub fn fill_gauss_arcs<R: Real>(
         ) else {
             return Err(ShapeError::Inconsistent("edges: face index out of range"));
         };
-        let direction = (b - a)
-            .try_normalize()
-            .ok_or(ShapeError::Degenerate("hull edge of zero length"))?;
+        if b == a {
+            return Err(ShapeError::Degenerate("hull edge of zero length"));
+        }
+        let direction = arc_pole(l.normal, r.normal, b - a)
+            .ok_or(ShapeError::Degenerate("hull edge along its faces' normal"))?;
         let cos = l.normal.dot(r.normal).max_of(-R::ONE).min_of(R::ONE);
         *slot = GaussArc { direction, cos };
     }
     Ok(())
+}
+
+/// `a b - c d` to within about one rounding of the result even when the
+/// products nearly cancel (Kahan's difference of products): `w = c d`
+/// rounded, `e = w - c d` exactly by a fused multiply-add, `f = a b - w`
+/// rounded once by another, and `a b - c d = f + e`.
+fn diff_of_products<R: Real>(a: R, b: R, c: R, d: R) -> R {
+    let w = c * d;
+    let e = (-c).mul_add(d, w);
+    let f = a.mul_add(b, -w);
+    f + e
+}
+
+/// The pole of the Gauss arc from `n1` (left face's unit normal) to `n2`
+/// (right face's): `n1 × n2` normalized, computed in `f64` with each
+/// component a compensated difference of products, so it is perpendicular
+/// to the stored normals to within the rounding of the result even when
+/// the faces are nearly coplanar (the cross product of two `f32` normals
+/// is then exact before its last rounding). When the normals are parallel
+/// the arc is a point, no edge pair can cross it, and the direction is
+/// `along` (the edge's vertex difference) made perpendicular to `n1`.
+/// `None` when that is zero as well.
+fn arc_pole<R: Real>(n1: Vec3<R>, n2: Vec3<R>, along: Vec3<R>) -> Option<Vec3<R>> {
+    let (p, q) = (n1.cast::<f64>(), n2.cast::<f64>());
+    let pole = Vec3::new(
+        diff_of_products(p.y, q.z, p.z, q.y),
+        diff_of_products(p.z, q.x, p.x, q.z),
+        diff_of_products(p.x, q.y, p.y, q.x),
+    );
+    let unit = pole.try_normalize().or_else(|| {
+        let v = along.cast::<f64>();
+        (v - p * p.dot(v)).try_normalize()
+    })?;
+    unit.cast::<R>().try_normalize()
 }
 
 /// The SAT data of one hull, borrowed: the input of [`SatHull::new`].
@@ -149,23 +197,33 @@ pub struct SatHull<'a, R> {
 impl<'a, R: Real> SatHull<'a, R> {
     /// The SAT hull of `hull` with its data `arrays`, after checking that
     /// there is one arc per edge, every arc is finite with a unit direction
-    /// (within `sqrt(ε)`) and a cosine in `[-1, 1]`, and the sphere is finite
-    /// with a radius `>= 0`. It does not recompute the arcs: data baked for
-    /// another hull passes if the sizes agree, and SAT's answers are then
-    /// wrong (never a panic). Errors: [`ShapeError::Inconsistent`],
+    /// (within `sqrt(ε)`) perpendicular to its edge's two face normals
+    /// (within `sqrt(ε)`: the pole of the arc, see [`GaussArc`]) and a
+    /// cosine in `[-1, 1]`, and the sphere is finite with a radius `>= 0`.
+    /// It does not recompute the arcs: data baked for another hull passes
+    /// if the sizes agree, and SAT's answers are then wrong (never a
+    /// panic). Errors: [`ShapeError::Inconsistent`],
     /// [`ShapeError::NonFinite`], [`ShapeError::Negative`].
     pub fn new(hull: HullView<'a, R>, arrays: SatArrays<'a, R>) -> Result<Self, ShapeError> {
         if arrays.arcs.len() != hull.edges().len() {
             return Err(ShapeError::Inconsistent("arcs: one per edge"));
         }
         let unit_tol = R::sqrt_epsilon();
-        for arc in arrays.arcs {
+        let planes = hull.planes();
+        let normal = |f: HullIndex| planes.get(f as usize).map_or(Vec3::ZERO, |p| p.normal);
+        for (arc, e) in arrays.arcs.iter().zip(hull.edges()) {
             if !arc.direction.is_finite() || !arc.cos.finite() {
                 return Err(ShapeError::NonFinite("Gauss arc"));
             }
             if (arc.direction.norm_squared() - R::ONE).abs() > unit_tol || arc.cos.abs() > R::ONE {
                 return Err(ShapeError::Inconsistent(
                     "arcs: unit direction, cos in [-1, 1]",
+                ));
+            }
+            let off = |f: HullIndex| arc.direction.dot(normal(f)).abs();
+            if off(e.faces[0]).max_of(off(e.faces[1])) > unit_tol {
+                return Err(ShapeError::Inconsistent(
+                    "arcs: direction along the line where the edge's faces meet",
                 ));
             }
         }

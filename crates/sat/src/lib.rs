@@ -25,8 +25,9 @@
 //!   ([`SatCache`]) re-tested first by [`sat_cached`] and
 //!   [`manifold_cached`], the full SAT (seeded with it) only when it no
 //!   longer separates.
-//! - `fuzz` (feature `alloc`): the invariants a fuzz target checks, on any
-//!   pair of hulls or on bytes.
+//! - `fuzz` (feature `alloc`, which brings mink-gjk as its independent
+//!   oracle): the invariants a fuzz target checks, on any pair of hulls
+//!   or on bytes.
 //!
 //! `#![no_std]`; the query allocates nothing and never panics. Normals point
 //! from A to B, separations are signed (positive apart), meters, world frame.

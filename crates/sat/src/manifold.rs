@@ -3,11 +3,11 @@
 //! one point at the closest points of the two edges.
 
 use crate::clip::{
-    clip_incident, closest_segment_params, incident_face, reduce, ClipError, ContactPoint,
-    FeatureId, MAX_MANIFOLD_POINTS, NO_FEATURE,
+    clip_incident, closest_segment_params, incident_face, incident_face_at_deepest, reduce,
+    ClipError, ContactPoint, FeatureId, MAX_MANIFOLD_POINTS, NO_FEATURE,
 };
 use crate::hull_data::SatHull;
-use crate::query::{sat_local, Culling, Goal, SatCounters, SatFeature, SatResult};
+use crate::query::{lowest, sat_local, Culling, Goal, SatAxis, SatCounters, SatFeature, SatResult};
 use heapless::Vec as HVec;
 use mink_support::{HullIndex, Iso3, Real, Vec3};
 
@@ -16,6 +16,12 @@ use mink_support::{HullIndex, Iso3, Real, Vec3};
 /// face, or B's best face than A's, to be chosen: faces give full
 /// manifolds and A as reference keeps ids stable, so near ties go to them.
 pub const FEATURE_PREFERENCE_FRACTION: f64 = 1e-3;
+
+/// The points of one manifold.
+type Points<R> = HVec<ContactPoint<R>, MAX_MANIFOLD_POINTS>;
+
+/// A contact built on an axis: the axis (A's frame) and its points.
+type Built<R> = (SatAxis<R>, Result<Points<R>, ClipError>);
 
 /// How a manifold query ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,7 +88,12 @@ impl<R: Real> Manifold<R> {
 /// at most 4 (the deepest, then the largest area). An edge pair that
 /// separates clearly better than every face gives one point midway between
 /// the closest points of the two edges. Each point carries a [`FeatureId`]
-/// that stays the same while the same features touch.
+/// that stays the same while the same features touch. Overlapping hulls
+/// whose chosen feature gives no point (its incident face misses the
+/// deepest vertex, a near tie under the preference, or a sliver face
+/// nearly coplanar with its neighbour) get their contact from the exact
+/// SAT axis or a face next to it, or, as a last resort, one point at the
+/// deepest vertex: overlapping hulls always get at least one point.
 ///
 /// No allocation, no panic; a non-finite pose or margin gives
 /// [`ManifoldStatus::NonFinite`] and no points.
@@ -162,10 +173,13 @@ pub(crate) fn manifold_from<R: Real>(
         counters: q.counters,
     };
     let face_built = |feature: SatFeature| match feature {
-        SatFeature::FaceB(f) => face_contact(b, pose_b, a, &pose_ab.inverse(), f, margin, true),
-        SatFeature::FaceA(f) => face_contact(a, pose_a, b, pose_ab, f, margin, false),
+        SatFeature::FaceB(f) => {
+            face_contact(b, pose_b, a, &pose_ab.inverse(), f, margin, true, false)
+        }
+        SatFeature::FaceA(f) => face_contact(a, pose_a, b, pose_ab, f, margin, false, false),
         SatFeature::EdgePair(..) => Ok(HVec::new()),
     };
+    let mut used = chosen;
     let built = match chosen.feature {
         SatFeature::EdgePair(i, j) => {
             let tangent_tol = R::sqrt_epsilon() * (a.extent() + b.extent());
@@ -175,15 +189,26 @@ pub(crate) fn manifold_from<R: Real>(
                     // The edges' closest points are not their lines' (the
                     // hulls are apart and nearest elsewhere): the best face
                     // gives points on both surfaces instead.
-                    out.normal = pose_a.rotation.mul_vec(face.normal);
-                    out.feature = face.feature;
-                    out.separation = face.separation;
+                    used = face;
                     face_built(face.feature)
                 }
             }
         }
         feature => face_built(feature),
     };
+    // The hulls overlap along every axis, yet the preferred feature gave
+    // no point: see `rescue`.
+    let built = match built {
+        Ok(points) if points.is_empty() && q.best.separation < R::ZERO => {
+            let (axis, points) = rescue(a, pose_a, b, pose_b, pose_ab, used, q.best, margin);
+            used = axis;
+            points
+        }
+        other => other,
+    };
+    out.normal = pose_a.rotation.mul_vec(used.normal);
+    out.feature = used.feature;
+    out.separation = used.separation;
     match built {
         Ok(points) => out.points = points,
         Err(ClipError::Capacity) => out.status = ManifoldStatus::Capacity,
@@ -191,9 +216,157 @@ pub(crate) fn manifold_from<R: Real>(
     out
 }
 
+/// The points of overlapping hulls (`pose_ab` = B in A's frame) whose
+/// preferred axis `used` gave none, and the axis they were built on (A's
+/// frame), `hint` the manifold query's best axis. Its incident face may
+/// have missed the deepest vertex, or (a near tie under the preference)
+/// the deepest vertex lies beside the reference face. In turn:
+/// - `used` with the incident face through the deepest vertex;
+/// - the exact SAT axis: its deepest vertex lies over its face (the
+///   origin's projection on the nearest face of the Minkowski difference
+///   lies in that face), its edges' closest points are interior;
+/// - when that face of the Minkowski difference is a sliver nearly
+///   coplanar with a neighbour (unmerged, nearly coplanar faces of a CAD
+///   mesh), the projection can fall on the neighbour: the faces next to
+///   the best feature (its edges' faces, or its face's neighbours), the
+///   one that separates the least deeply among those giving points;
+/// - the last resort, one point at the deepest vertex.
+///
+/// Face contacts put their points on both surfaces by construction. Runs
+/// only on this rare path (a full SAT query and a few clippings), out of
+/// line so that the common path's frame and code stay small.
+#[cold]
+#[inline(never)]
+fn rescue<R: Real>(
+    a: &SatHull<'_, R>,
+    pose_a: &Iso3<R>,
+    b: &SatHull<'_, R>,
+    pose_b: &Iso3<R>,
+    pose_ab: &Iso3<R>,
+    used: SatAxis<R>,
+    hint: SatAxis<R>,
+    margin: R,
+) -> Built<R> {
+    let best = sat_local(
+        a,
+        b,
+        pose_ab,
+        Culling::On,
+        Some(hint.feature),
+        Goal::exact(),
+    )
+    .map_or(hint, |r| r.best);
+    let tangent_tol = R::sqrt_epsilon() * (a.extent() + b.extent());
+    let pose_ba = pose_ab.inverse();
+    let attempt = |axis: SatAxis<R>| -> Option<Result<Points<R>, ClipError>> {
+        let r = match axis.feature {
+            SatFeature::EdgePair(i, j) => Ok(edge_contact(
+                a,
+                pose_a,
+                b,
+                pose_ab,
+                i,
+                j,
+                axis.normal,
+                tangent_tol,
+            )?),
+            SatFeature::FaceA(f) => face_contact(a, pose_a, b, pose_ab, f, margin, false, true),
+            SatFeature::FaceB(g) => face_contact(b, pose_b, a, &pose_ba, g, margin, true, true),
+        };
+        match r {
+            Ok(points) if points.is_empty() => None,
+            other => Some(other),
+        }
+    };
+    for axis in [used, best] {
+        if let Some(r) = attempt(axis) {
+            return (axis, r);
+        }
+    }
+    let (ea, eb) = (a.hull().edges(), b.hull().edges());
+    let mut found: Option<Built<R>> = None;
+    let mut consider = |feature: SatFeature| {
+        let Some(axis) = face_axis(a, b, pose_ab, feature) else {
+            return;
+        };
+        if found
+            .as_ref()
+            .is_some_and(|f| f.0.separation >= axis.separation)
+        {
+            return;
+        }
+        if let Some(r) = attempt(axis) {
+            found = Some((axis, r));
+        }
+    };
+    match best.feature {
+        SatFeature::EdgePair(i, j) => {
+            for f in ea.get(i as usize).map_or([0; 2], |e| e.faces) {
+                consider(SatFeature::FaceA(f));
+            }
+            for g in eb.get(j as usize).map_or([0; 2], |e| e.faces) {
+                consider(SatFeature::FaceB(g));
+            }
+        }
+        SatFeature::FaceA(f) => {
+            for e in ea.iter().filter(|e| e.faces.contains(&f)) {
+                let other = if e.faces[0] == f {
+                    e.faces[1]
+                } else {
+                    e.faces[0]
+                };
+                consider(SatFeature::FaceA(other));
+            }
+        }
+        SatFeature::FaceB(g) => {
+            for e in eb.iter().filter(|e| e.faces.contains(&g)) {
+                let other = if e.faces[0] == g {
+                    e.faces[1]
+                } else {
+                    e.faces[0]
+                };
+                consider(SatFeature::FaceB(other));
+            }
+        }
+    }
+    found.unwrap_or_else(|| (best, Ok(deepest_point(a, pose_a, b, pose_ab, best))))
+}
+
+/// The axis of face `feature` (A's or B's; `None` for an edge pair or an
+/// index out of range) with the hulls' gap along it, A's frame.
+fn face_axis<R: Real>(
+    a: &SatHull<'_, R>,
+    b: &SatHull<'_, R>,
+    pose_ab: &Iso3<R>,
+    feature: SatFeature,
+) -> Option<SatAxis<R>> {
+    let (rot, t) = (pose_ab.rotation, pose_ab.translation);
+    let (va, vb) = (a.hull().vertices(), b.hull().vertices());
+    let (normal, separation) = match feature {
+        SatFeature::FaceA(f) => {
+            let p = a.hull().planes().get(f as usize)?;
+            let s = lowest(vb, rot.transpose_mul(p.normal)).1 + p.normal.dot(t) - p.offset;
+            (p.normal, s)
+        }
+        SatFeature::FaceB(g) => {
+            let p = b.hull().planes().get(g as usize)?;
+            let m = rot.mul_vec(p.normal);
+            (-m, lowest(va, m).1 - m.dot(t) - p.offset)
+        }
+        SatFeature::EdgePair(..) => return None,
+    };
+    Some(SatAxis {
+        feature,
+        separation,
+        normal,
+    })
+}
+
 /// The points of a face contact with face `ref_face` of `refh` (posed at
 /// `pose_ref`, world) as reference and `inc` posed by `pose_ri` in the
-/// reference frame; `flipped` when the reference hull is B.
+/// reference frame; `flipped` when the reference hull is B. The incident
+/// face is the most anti-parallel one, or, with `deepest`, the most
+/// anti-parallel one through the incident hull's deepest vertex.
 fn face_contact<R: Real>(
     refh: &SatHull<'_, R>,
     pose_ref: &Iso3<R>,
@@ -202,12 +375,17 @@ fn face_contact<R: Real>(
     ref_face: HullIndex,
     margin: R,
     flipped: bool,
+    deepest: bool,
 ) -> Result<HVec<ContactPoint<R>, MAX_MANIFOLD_POINTS>, ClipError> {
     let Some(plane) = refh.hull().planes().get(ref_face as usize).copied() else {
         return Ok(HVec::new());
     };
     let n = plane.normal;
-    let inc_face = incident_face(inc, pose_ri, n);
+    let inc_face = if deepest {
+        incident_face_at_deepest(inc, pose_ri, n)
+    } else {
+        incident_face(inc, pose_ri, n)
+    };
     let mut bufs = [HVec::new(), HVec::new()];
     let poly = clip_incident(refh, ref_face as usize, inc, inc_face, pose_ri, &mut bufs)?;
     let mut kept: HVec<(Vec3<R>, R, FeatureId), { crate::clip::MAX_CLIP_VERTICES }> = HVec::new();
@@ -235,6 +413,56 @@ fn face_contact<R: Real>(
         });
     }
     Ok(points)
+}
+
+/// One contact at the deepest vertex along the SAT axis `axis` (A's frame):
+/// A's vertex highest along it for a face of B, B's vertex lowest along it
+/// otherwise, with the axis's separation. The point on that vertex's hull
+/// is the vertex; the point on the other hull is on the axis's supporting
+/// plane, which is that hull's surface up to the flatness of its faces
+/// near the contact. No point for a hull without vertices.
+fn deepest_point<R: Real>(
+    a: &SatHull<'_, R>,
+    pose_a: &Iso3<R>,
+    b: &SatHull<'_, R>,
+    pose_ab: &Iso3<R>,
+    axis: SatAxis<R>,
+) -> HVec<ContactPoint<R>, MAX_MANIFOLD_POINTS> {
+    let mut points = HVec::new();
+    let (n, s) = (axis.normal, axis.separation);
+    let (reference, flipped, on_a) = match axis.feature {
+        SatFeature::FaceA(f) => (f, false, false),
+        SatFeature::FaceB(g) => (g, true, true),
+        SatFeature::EdgePair(i, _) => (i, false, false),
+    };
+    let (index, position) = if on_a {
+        let vs = a.hull().vertices();
+        let (k, _) = lowest(vs, -n);
+        let Some(&p) = vs.get(k as usize) else {
+            return points;
+        };
+        // The point on A is p, the point on B is p + n s.
+        (k, p + n * (s * R::HALF))
+    } else {
+        let vs = b.hull().vertices();
+        let (k, _) = lowest(vs, pose_ab.rotation.transpose_mul(n));
+        let Some(&q) = vs.get(k as usize) else {
+            return points;
+        };
+        (k, pose_ab.transform_point(q) - n * (s * R::HALF))
+    };
+    let _ = points.push(ContactPoint {
+        position: pose_a.transform_point(position),
+        separation: s,
+        id: FeatureId {
+            reference,
+            incident: NO_FEATURE,
+            reference_vertex: NO_FEATURE,
+            incident_vertex: index as HullIndex,
+            flipped,
+        },
+    });
+    points
 }
 
 /// The single point of an edge–edge contact: midway between the closest

@@ -74,9 +74,20 @@ fn random_hull_data_is_consistent<R: Real>() {
                 view.planes()[e.faces[1] as usize].normal,
             );
             assert!((arc.cos - n0.dot(n1)).abs() < R::lit(1e-5));
-            assert!((arc.direction - (b - a).try_normalize().unwrap()).norm() < R::lit(1e-5));
-            // The arc's pole is the edge direction: n0 × n1 points along it.
+            // The arc's pole, perpendicular to both normals to round-off.
+            let round = R::EPSILON * R::lit(4.0);
+            assert!(arc.direction.dot(n0).abs() <= round);
+            assert!(arc.direction.dot(n1).abs() <= round);
             assert!(n0.cross(n1).dot(arc.direction) > R::ZERO);
+            // The edge's vertices, each within the hull's tolerance of both
+            // planes, lie within `2 tol / sin θ` of the line where the
+            // planes meet (θ the angle between the normals).
+            let d = b - a;
+            assert!(d.dot(arc.direction) > R::ZERO);
+            let off = (d - arc.direction * d.dot(arc.direction)).norm();
+            let sin = n0.cross(n1).norm();
+            let allowed = R::lit(4.0) * view.tolerance() / sin + round * d.norm();
+            assert!(off <= allowed, "{off} > {allowed}");
         }
         for v in view.vertices() {
             assert!((*v - s.center).norm() <= arrays.extent * (R::ONE + R::lit(1e-5)));
@@ -104,6 +115,20 @@ fn sat_hull_rejects_bad_arrays() {
         direction: Vec3::new(f64::NAN, 0.0, 0.0),
         cos: 0.0,
     };
+    assert!(SatHull::new(
+        b.hull.view(),
+        SatArrays {
+            arcs: &arcs,
+            ..good
+        }
+    )
+    .is_err());
+    // Data whose pole is not perpendicular to its faces (a direction taken
+    // from the vertices of a sliver edge) is refused: SAT would build axes
+    // off the edge's Gauss arc.
+    let mut arcs = good.arcs.to_vec();
+    let d = arcs[0].direction;
+    arcs[0].direction = (d + d.any_orthonormal() * 0.2).try_normalize().unwrap();
     assert!(SatHull::new(
         b.hull.view(),
         SatArrays {
