@@ -279,6 +279,8 @@ where
     let mut lower = R::ZERO;
     let mut scale = R::min_positive_value();
     let mut status = GjkStatus::IterationLimit;
+    let mut stalled = false;
+    let mut best_vv = vv;
     let mut k: u32 = 0;
 
     // Warm start: last query's simplex, its points re-posed (points of the
@@ -388,29 +390,45 @@ where
             vv = new_vv;
             break;
         }
-        let progress = new_vv < vv;
+        // Progress is against the best `|v|²` so far, which a step allowed
+        // by the stall test below may have raised by round-off.
+        let progress = new_vv < best_vv;
+        let moved = closest.v != v;
         v = closest.v;
         // No progress test on the first support: `vv` was the guess's.
         let first = k <= 1;
         vv = new_vv;
+        if progress || first {
+            best_vv = vv;
+        }
         v_norm = vv.sqrt();
         w_last = w;
         if collision_only && v_norm <= inflation {
             status = GjkStatus::Intersecting;
             break;
         }
-        if !progress && !first {
-            if nesterov {
-                nesterov = false;
+        // The stall test. A step that moved the closest point without
+        // shortening it is allowed once in a row: on a support tie across
+        // a flat face of `C` (a box face flush with a cylinder's cap puts
+        // the origin in the plane of that face) the sign of `v`'s round-off
+        // picks the far end of the face, whose improvement, about
+        // `(|v| (|v| - α) / |w - v|)²`, is below an ulp of `|v|²`; it still
+        // tilts `v` off the tie, so the next support comes from the near
+        // end and progresses. Two in a row, or no move at all, is a stall.
+        if progress || first {
+            stalled = false;
+        } else if nesterov {
+            nesterov = false;
+        } else if moved && !stalled {
+            stalled = true;
+        } else {
+            // Round-off floor: accept when the bounds agree to sqrt(ε).
+            status = if v_norm - lower <= R::EPSILON.sqrt() * scale {
+                GjkStatus::Converged
             } else {
-                // Round-off floor: accept when the bounds agree to sqrt(ε).
-                status = if v_norm - lower <= R::EPSILON.sqrt() * scale {
-                    GjkStatus::Converged
-                } else {
-                    GjkStatus::Degenerate
-                };
-                break;
-            }
+                GjkStatus::Degenerate
+            };
+            break;
         }
     }
 

@@ -12,6 +12,16 @@
 //! positive) recurses only into the faces on the origin's side, as in the
 //! signed-volume method; a degenerate simplex (collinear triangle, flat
 //! tetrahedron) falls back to all of its faces.
+//!
+//! Candidates are compared by their distance to the origin, and the face
+//! without the newest vertex (the last one pushed: the old simplex, whose
+//! closest point GJK already has) wins only when it is closer by more than
+//! round-off. In exact arithmetic a new support point that improves on the
+//! old closest point does so on a face that contains it, but when it lies
+//! far along a flat face of `A ⊖ B` (a support tie: a box face flush with a
+//! cylinder's cap) the improvement is below round-off of the squared
+//! distance while the move of the closest point towards it is not; a tie
+//! won by the old face would drop that move and stall GJK.
 
 use mink_support::{Real, SupportPoint, Vec3};
 
@@ -243,7 +253,7 @@ fn triangle<R: Real, const C: bool>(w: &[Vec3<R>; 4], i: usize, j: usize, k: usi
     let nn = n.norm_squared();
     let degenerate = nn <= R::EPSILON * R::EPSILON * pq.norm_squared() * pr.norm_squared()
         || !greater(nn, R::ZERO);
-    let all = ([[i, j], [j, k], [k, i]], [true; 3]);
+    let all = ([[j, k], [k, i], [i, j]], [true; 3]);
     let (edges, visit) = if degenerate {
         all
     } else {
@@ -274,13 +284,13 @@ fn triangle<R: Real, const C: bool>(w: &[Vec3<R>; 4], i: usize, j: usize, k: usi
                 best = pick(best, segment(w, k, i));
             }
             if t <= R::ZERO {
-                best = pick(best, segment(w, i, j));
+                best = pick_old(best, segment(w, i, j), w);
             }
             if let Some(b) = best {
                 return b;
             }
-            let best = pick(Some(segment(w, i, j)), segment(w, j, k));
-            return pick(best, segment(w, k, i)).unwrap_or_else(|| Sub::vertex(w, i));
+            let best = pick(Some(segment(w, j, k)), segment(w, k, i));
+            return pick_old(best, segment(w, i, j), w).unwrap_or_else(|| Sub::vertex(w, i));
         }
         let facing = [u <= R::ZERO, v <= R::ZERO, t <= R::ZERO];
         if facing.contains(&true) {
@@ -293,7 +303,9 @@ fn triangle<R: Real, const C: bool>(w: &[Vec3<R>; 4], i: usize, j: usize, k: usi
 }
 
 /// The closest to the origin of the edges `edges[e]` with `visit[e]`, in
-/// that order (the first on ties); vertex `fallback` when none is visited.
+/// that order (the first on ties; the last, the edge without the newest
+/// vertex, only when closer by more than round-off: [`pick_old`]); vertex
+/// `fallback` when none is visited.
 ///
 /// One call site of [`segment`] in a loop rather than one per case keeps
 /// the reduction small on a microcontroller; the loop is short enough for
@@ -306,9 +318,14 @@ fn closest_edge<R: Real>(
     fallback: usize,
 ) -> Sub<R> {
     let mut best: Option<Sub<R>> = None;
-    for (&[p, q], &on) in edges.iter().zip(&visit) {
+    for (e, (&[p, q], &on)) in edges.iter().zip(&visit).enumerate() {
         if on {
-            best = pick(best, segment(w, p, q));
+            let c = segment(w, p, q);
+            best = if e == 2 {
+                pick_old(best, c, w)
+            } else {
+                pick(best, c)
+            };
         }
     }
     best.unwrap_or_else(|| Sub::vertex(w, fallback))
@@ -320,6 +337,26 @@ fn pick<R: Real>(best: Option<Sub<R>>, c: Sub<R>) -> Option<Sub<R>> {
     match best {
         Some(b) if b.dist2() <= c.dist2() => Some(b),
         _ => Some(c),
+    }
+}
+
+/// [`pick`] for `c`, the face without the newest vertex, against `best`,
+/// faces with it: `c` wins only when closer by more than the round-off of
+/// the squared distances, `ε` times the largest squared norm of the
+/// vertices of either (see the module's comment). Reached only when GJK's
+/// new support point did not improve in exact arithmetic or a flat
+/// simplex visits every face, so its cost is off the common path.
+#[inline(never)]
+fn pick_old<R: Real>(best: Option<Sub<R>>, c: Sub<R>, w: &[Vec3<R>; 4]) -> Option<Sub<R>> {
+    let Some(b) = best else { return Some(c) };
+    let mut size2 = R::ZERO;
+    for &i in b.idx[..b.n].iter().chain(&c.idx[..c.n]) {
+        size2 = size2.max_of(w[i].norm_squared());
+    }
+    if b.dist2() <= c.dist2() + R::EPSILON * size2 {
+        Some(b)
+    } else {
+        Some(c)
     }
 }
 
@@ -376,7 +413,7 @@ fn tetrahedron<R: Real, const C: bool>(w: &[Vec3<R>; 4]) -> Sub<R> {
             best = pick(best, triangle::<R, C>(w, 0, 1, 3));
         }
         if flat || ld <= R::ZERO {
-            best = pick(best, triangle::<R, C>(w, 0, 1, 2));
+            best = pick_old(best, triangle::<R, C>(w, 0, 1, 2), w);
         }
         if let Some(b) = best {
             return b;
@@ -397,15 +434,22 @@ fn tetrahedron<R: Real, const C: bool>(w: &[Vec3<R>; 4]) -> Sub<R> {
 }
 
 /// The closest to the origin of the faces of tetrahedron `w` opposite the
-/// vertices `v` with `visit[v]`, in that order (the first on ties); vertex
-/// 0 when none is visited. One call site of [`triangle`] (compact).
+/// vertices `v` with `visit[v]`, in that order (the first on ties; the
+/// last, without the newest vertex, only when closer by more than
+/// round-off: [`pick_old`]); vertex 0 when none is visited. One call site
+/// of [`triangle`] (compact).
 #[inline(never)]
 fn tetrahedron_faces<R: Real>(w: &[Vec3<R>; 4], visit: [bool; 4]) -> Sub<R> {
     let faces = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
     let mut best: Option<Sub<R>> = None;
-    for (&[i, j, k], &on) in faces.iter().zip(&visit) {
+    for (f, (&[i, j, k], &on)) in faces.iter().zip(&visit).enumerate() {
         if on {
-            best = pick(best, triangle::<R, true>(w, i, j, k));
+            let c = triangle::<R, true>(w, i, j, k);
+            best = if f == 3 {
+                pick_old(best, c, w)
+            } else {
+                pick(best, c)
+            };
         }
     }
     best.unwrap_or_else(|| Sub::vertex(w, 0))
