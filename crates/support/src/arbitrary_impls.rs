@@ -160,6 +160,104 @@ impl<'a, R: Real> Arbitrary<'a> for HalfSpace<R> {
     }
 }
 
+/// Most points an arbitrary convex hull is built from.
+pub const HULL_POINTS_MAX: usize = 48;
+
+/// How an arbitrary hull's points are laid out: the shapes a fuzzer should
+/// meet, weighted towards the ones that break polytope code.
+#[cfg(feature = "alloc")]
+#[derive(Clone, Copy)]
+enum HullCloud {
+    /// Points spread in a ball.
+    Round,
+    /// A box's corners, each duplicated with a jitter of `1e-6` to `1e-3`
+    /// of the size: near-duplicate vertices as CAD meshes have, which leave
+    /// sliver faces and very short edges.
+    JitteredBox,
+    /// Points within a thin slab: two nearly parallel large faces.
+    Slab,
+    /// A prism over a regular polygon (a cylinder's tessellation): long thin
+    /// side faces.
+    Prism,
+}
+
+#[cfg(feature = "alloc")]
+impl<'a, R: Real> Arbitrary<'a> for crate::ConvexHull<R> {
+    /// A hull of 4 to [`HULL_POINTS_MAX`] points whose size is
+    /// [`arbitrary_size`], laid out round, as a box with near-duplicate
+    /// corners, as a thin slab or as a polygonal prism. Always a valid hull:
+    /// a cloud the builder refuses (too flat in `R`) falls back on a box.
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        use alloc::vec::Vec;
+        let size: R = arbitrary_size(u)?;
+        let unit = |u: &mut Unstructured<'a>| scaled::<R>(u, -1.0, 1.0, false);
+        let cloud = match u8::arbitrary(u)? % 4 {
+            0 => HullCloud::Round,
+            1 => HullCloud::JitteredBox,
+            2 => HullCloud::Slab,
+            _ => HullCloud::Prism,
+        };
+        let count = 4 + usize::from(u8::arbitrary(u)?) % (HULL_POINTS_MAX - 3);
+        let mut points: Vec<Vec3<R>> = Vec::with_capacity(HULL_POINTS_MAX);
+        match cloud {
+            HullCloud::Round => {
+                for _ in 0..count {
+                    points.push(Vec3::new(unit(u)?, unit(u)?, unit(u)?) * size);
+                }
+            }
+            HullCloud::JitteredBox => {
+                let half = Vec3::new(
+                    scaled::<R>(u, 0.05, 1.0, false)?,
+                    scaled::<R>(u, 0.05, 1.0, false)?,
+                    scaled::<R>(u, 0.05, 1.0, false)?,
+                ) * size;
+                let jitter: R = scaled(u, 1e-6, 1e-3, true)?;
+                for corner in 0..8 {
+                    let sign = |bit: u32| {
+                        if corner >> bit & 1 == 1 {
+                            R::ONE
+                        } else {
+                            -R::ONE
+                        }
+                    };
+                    let c = Vec3::new(half.x * sign(0), half.y * sign(1), half.z * sign(2));
+                    points.push(c);
+                    let wobble = Vec3::new(unit(u)?, unit(u)?, unit(u)?) * (jitter * size);
+                    points.push(c + wobble);
+                }
+            }
+            HullCloud::Slab => {
+                let thickness: R = scaled(u, 1e-3, 0.1, true)?;
+                for _ in 0..count {
+                    let z = unit(u)? * thickness;
+                    points.push(Vec3::new(unit(u)?, unit(u)?, z) * size);
+                }
+            }
+            HullCloud::Prism => {
+                let sides = 3 + count % 30;
+                let height: R = scaled(u, 0.05, 2.0, true)?;
+                for i in 0..sides {
+                    let angle = R::lit(core::f64::consts::TAU * i as f64 / sides as f64);
+                    let (sin, cos) = (angle.sin(), angle.cos());
+                    for z in [-height, height] {
+                        points.push(Vec3::new(cos, sin, z) * size);
+                    }
+                }
+            }
+        }
+        if let Ok(hull) = crate::ConvexHull::from_points(&points) {
+            return Ok(hull);
+        }
+        let corners: Vec<Vec3<R>> = (0..8)
+            .map(|corner: u32| {
+                let sign = |bit: u32| if corner >> bit & 1 == 1 { size } else { -size };
+                Vec3::new(sign(0), sign(1), sign(2))
+            })
+            .collect();
+        crate::ConvexHull::from_points(&corners).map_err(|_| arbitrary::Error::IncorrectFormat)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,6 +279,25 @@ mod tests {
             let e = Ellipsoid::<f64>::arbitrary(&mut u).unwrap();
             assert!(e.radii().min_element() > 0.0);
             assert!(b.inner().half_extents().min_element() > 0.0);
+        }
+    }
+
+    #[cfg(feature = "alloc")]
+    #[test]
+    fn arbitrary_hulls_are_valid() {
+        let bytes: [u8; 8192] = core::array::from_fn(|i| (i * 7919 % 251) as u8);
+        let mut u = Unstructured::new(&bytes);
+        for _ in 0..40 {
+            let hull = crate::ConvexHull::<f32>::arbitrary(&mut u).unwrap();
+            let view = hull.view();
+            let n = view.vertices().len();
+            assert!((4..=2 * HULL_POINTS_MAX).contains(&n), "{n} vertices");
+            // Every vertex on or below every face plane (within tolerance).
+            for plane in view.planes() {
+                for v in view.vertices() {
+                    assert!(plane.normal.dot(*v) - plane.offset <= view.tolerance() * 4.0);
+                }
+            }
         }
     }
 }

@@ -71,13 +71,19 @@ impl<R: Real> Support<R> for Ellipsoid<R> {
     /// `|D row_i|`.
     #[inline]
     fn world_aabb(&self, pose: &Iso3<R>) -> Aabb<R> {
+        // Each half-extent is the norm of a rotation row scaled by the
+        // radii, taken on radii divided by the largest one and scaled back:
+        // the squares of radii near `R::MIN_POSITIVE` would underflow to a
+        // zero-size box, those of radii above `sqrt(R::MAX)` overflow.
         let m = &pose.rotation;
-        let r = self.radii;
+        let largest = self.radii.max_element();
+        let (a, b, c) = (self.radii.x, self.radii.y, self.radii.z);
+        let r = Vec3::new(a / largest, b / largest, c / largest);
         let half = Vec3::new(
             m.row(0).mul_elem(r).norm(),
             m.row(1).mul_elem(r).norm(),
             m.row(2).mul_elem(r).norm(),
-        );
+        ) * largest;
         Aabb::from_center_half_extents(pose.translation, half)
     }
 }

@@ -37,7 +37,11 @@ impl<R: Real> ConvexHull<R> {
     /// six quads) and vertices within `τ` of a straight edge are dropped;
     /// `τ` = [`HULL_TOLERANCE_FACTOR`](super::HULL_TOLERANCE_FACTOR) ×
     /// `R::EPSILON` × the largest absolute coordinate. Every input point ends
-    /// on or below every face plane to within [`HullView::tolerance`].
+    /// on or below every face plane to within [`HullView::tolerance`]. That
+    /// is a bound per plane, not a distance to the hull: next to a very sharp
+    /// vertex (the tip of a needle thousands of times longer than it is
+    /// thick) a left-out point within `τ` of every plane may stand farther
+    /// than `τ` from the hull.
     ///
     /// Errors: [`ShapeError::TooFewPoints`] below 4 points,
     /// [`ShapeError::NonFinite`] for a NaN or infinite coordinate,
