@@ -3,10 +3,14 @@
 //! (`tests/fuzz_corpus.rs`) and the fuzz targets stay one-line wrappers.
 
 pub mod bytes;
+pub mod contact_manifold;
 pub mod gjk_distance;
 mod query_line;
+pub mod scene_step;
 pub mod seeds;
+pub mod shapes;
 mod support_points;
+pub mod umbrella_queries;
 
 pub use support_points::{
     check_shape, decode_set_tolerance, Outcome, Range, AABB_ULPS, CHECK_ULPS,
@@ -28,7 +32,54 @@ pub const TARGETS: &[(&str, Harness)] = &[
     ("query_line", query_line),
     ("sdf_build", sdf_build),
     ("gjk_distance", gjk_distance),
+    ("umbrella_queries", umbrella_queries),
+    ("contact_manifold", contact_manifold),
+    ("scene_step", scene_step),
 ];
+
+/// The `contact_manifold` target: [`contact_manifold::check_bytes`] in f32
+/// and f64 — two decoded `mink::Shape`s with margins, poses and a contact
+/// margin through `mink::contact_manifold` in both orders: non-empty
+/// exactly within the margin (by the certified distance), the deepest
+/// depth the overlap along the shared unit normal, every point's two
+/// surface points on the two shapes' surfaces.
+pub fn contact_manifold(data: &[u8]) {
+    if let Err(e) = contact_manifold::check_bytes::<f32>(data) {
+        panic!("contact_manifold (f32): {e}");
+    }
+    if let Err(e) = contact_manifold::check_bytes::<f64>(data) {
+        panic!("contact_manifold (f64): {e}");
+    }
+}
+
+/// The `scene_step` target: [`scene_step::check_bytes`] in f32 and f64 —
+/// a small decoded scene stepped a few times; each step's contacts equal a
+/// brute-force `mink::collide` over every pair the filters keep (bit for
+/// bit without warm start, within a tolerance band near the margin with
+/// it).
+pub fn scene_step(data: &[u8]) {
+    if let Err(e) = scene_step::check_bytes::<f32>(data) {
+        panic!("scene_step (f32): {e}");
+    }
+    if let Err(e) = scene_step::check_bytes::<f64>(data) {
+        panic!("scene_step (f64): {e}");
+    }
+}
+
+/// The `umbrella_queries` target: [`umbrella_queries::check_bytes`] in f32
+/// and f64 — two decoded `mink::Shape`s (every kind, half-spaces
+/// included) with margins and poses through `mink::distance`,
+/// `penetration` and `intersect` with every method, in both orders; each
+/// answer certified from the shapes' support functions, swap symmetry and
+/// invariance under a rigid motion of both.
+pub fn umbrella_queries(data: &[u8]) {
+    if let Err(e) = umbrella_queries::check_bytes::<f32>(data) {
+        panic!("umbrella_queries (f32): {e}");
+    }
+    if let Err(e) = umbrella_queries::check_bytes::<f64>(data) {
+        panic!("umbrella_queries (f64): {e}");
+    }
+}
 
 /// The `gjk_distance` target: [`gjk_distance::check_bytes`] in f32 and f64
 /// — two decoded shapes and poses through mink-gjk's distance, intersect

@@ -15,6 +15,8 @@ pub fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
         "support_field" | "mpr_penetration" | "broadphase_pairs" | "islands" | "sat_manifold"
         | "sdf_build" | "gjk_distance" => byte_strings(target),
         "query_line" => query_lines(),
+        "umbrella_queries" | "contact_manifold" => shape_pairs(target),
+        "scene_step" => scenes(),
         _ => Vec::new(),
     }
 }
@@ -36,16 +38,7 @@ fn query_lines() -> Vec<(String, Vec<u8>)> {
 /// whose harness decodes any bytes into a case: a SplitMix64 stream seeded
 /// by the target's name, so each target gets its own.
 fn byte_strings(target: &str) -> Vec<(String, Vec<u8>)> {
-    let mut state = target.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    let mut next = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    let mut next = stream(target);
     (0..16)
         .map(|i| {
             let len = 8usize << (i % 8);
@@ -214,5 +207,123 @@ fn support_points() -> Vec<(String, Vec<u8>)> {
         .real(1.0)
         .special(Special::NaN);
     out.push(("seed-capsule-nan-margin".into(), w.into_bytes()));
+    out
+}
+
+/// A SplitMix64 stream seeded by the FNV-1a hash of `name`.
+fn stream(name: &str) -> impl FnMut() -> u64 {
+    let mut state = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// Names of the kinds of `shapes::decode_shape`, in its order.
+const SHAPE_NAMES: [&str; 13] = [
+    "point",
+    "sphere",
+    "box",
+    "capsule",
+    "segment",
+    "rbox",
+    "ellipsoid",
+    "cylinder",
+    "cone",
+    "triangle",
+    "prism",
+    "hull",
+    "plane",
+];
+
+/// The bytes of one shape of `shapes::decode_shape`: `kind` with about
+/// half-metre sizes; `variant` picks the flags (plain, flat, tiny, huge).
+/// Triangles and prisms get three spread points, hulls a box's corners
+/// plus four points inside, half-spaces a tilted normal.
+fn shape_bytes(kind: u8, variant: usize, w: &mut Vec<u8>) {
+    let flags = [0u8, 0, 0, 4, 2, 3][variant % 6] | if kind == 11 { 8 } else { 0 };
+    w.extend([kind, flags]);
+    for size in [0x4000u16, 0x3000, 0x2000] {
+        w.extend(size.to_le_bytes());
+    }
+    let point = |w: &mut Vec<u8>, c: [u16; 3]| {
+        for x in c {
+            w.extend(x.to_le_bytes());
+        }
+    };
+    match kind {
+        9 | 10 => {
+            point(w, [0xffff, 0x8000, 0x8000]);
+            point(w, [0, 0xffff, 0x8000]);
+            point(w, [0x8000, 0, 0xffff]);
+        }
+        11 => {
+            w.push(0);
+            for i in 0..12u16 {
+                point(
+                    w,
+                    [
+                        0x6000 + 0x800 * (i % 3),
+                        0x7000 + 0x400 * i,
+                        0x9000 - 0x300 * i,
+                    ],
+                );
+            }
+        }
+        12 => point(w, [0x9000, 0x8800, 0xf000]),
+        _ => {}
+    }
+}
+
+/// One input per ordered pair of shape kinds for the targets decoding two
+/// shapes: the pair, then margins, placement (cycling through every
+/// placement mode) and motion from a stream seeded by the target's name.
+fn shape_pairs(target: &str) -> Vec<(String, Vec<u8>)> {
+    let mut next = stream(target);
+    let mut out = Vec::new();
+    for a in 0..13u8 {
+        for b in 0..13u8 {
+            let i = usize::from(a) * 13 + usize::from(b);
+            let mut w = Vec::new();
+            shape_bytes(a, i / 7, &mut w);
+            shape_bytes(b, i / 11, &mut w);
+            // Margins: none, then the placement byte (its mode is `% 8`).
+            w.extend([0, (i % 3) as u8 * 4, (i % 8) as u8]);
+            w.extend((0..64).map(|_| next() as u8));
+            let name = format!(
+                "seed-{}-{}",
+                SHAPE_NAMES[usize::from(a)],
+                SHAPE_NAMES[usize::from(b)]
+            );
+            out.push((name, w));
+        }
+    }
+    out
+}
+
+/// Scenes for `scene_step`: sixteen byte strings, then one four-link
+/// scene (the world, a free body, a child of the world, a free body) of
+/// seven geometries per shape kind, kinds cycling from it, stepped four
+/// times with every filter on, the methods and point caps cycling, with
+/// and without warm start.
+fn scenes() -> Vec<(String, Vec<u8>)> {
+    let mut out = byte_strings("scene_step");
+    let mut next = stream("scene_step structured");
+    for k in 0..13u8 {
+        let mut w = vec![3, 1, 0, 2, 0, 5];
+        for g in 0..7u8 {
+            shape_bytes((k + g) % 13, 0, &mut w);
+            w.extend([g, 0, g, 0]);
+        }
+        let settings = (k % 4) | if k % 2 == 0 { 4 } else { 0 } | ((k % 4) << 3);
+        w.extend([0, settings, 3]);
+        w.extend((0..256).map(|_| next() as u8));
+        out.push((format!("seed-scene-{}", SHAPE_NAMES[usize::from(k)]), w));
+    }
     out
 }

@@ -344,12 +344,14 @@ pub fn check_shape<R: Real, S: Oracle<R>>(
     set_tol: R,
     range: Range,
 ) {
+    if range != Range::Hostile {
+        shape.check_construction();
+    }
     let tol = check_tolerance(shape);
     let d = pose.inverse_transform_vector(dir);
     let on_core = |p: Vec3<R>| range == Range::Hostile || shape.core_contains(p, tol);
     let strict = range == Range::All && d.is_finite() && pose.is_finite();
-    let slack = tol * d.norm();
-    let sample_slack = shape.sample_slack() * d.norm();
+    let slack = projection_slack(tol, d);
 
     let mut samples = Vec::new();
     let kind = shape.core_samples(&mut samples);
@@ -367,7 +369,7 @@ pub fn check_shape<R: Real, S: Oracle<R>>(
             .iter()
             .fold(-R::INFINITY, |m, q| m.max_of(d.dot(*q)));
         assert!(
-            d.dot(p) >= best - slack - sample_slack,
+            d.dot(p) >= best - slack,
             "{shape:?}: support {p:?} along {d:?} projects to {:?}, a core point reaches {best:?}",
             d.dot(p)
         );
@@ -419,6 +421,16 @@ pub fn check_shape<R: Real, S: Oracle<R>>(
 fn check_tolerance<R: Real, S: Oracle<R>>(shape: &S) -> R {
     let ulps = R::lit(CHECK_ULPS);
     (ulps * R::EPSILON * shape.extent()).max_of(ulps * R::EPSILON * R::min_positive_value())
+}
+
+/// How far two projections `d · p` of core points may differ by rounding
+/// when `p` is off by `tol`: `tol` times a bound on `|d|` that does not
+/// underflow (`2 max |d_i| >= |d|`; a direction of `1e-308` has a norm that
+/// squares to zero), plus [`CHECK_ULPS`] of the smallest subnormal spacing,
+/// the rounding of a dot product whose terms are subnormal.
+fn projection_slack<R: Real>(tol: R, d: Vec3<R>) -> R {
+    let ulps = R::lit(CHECK_ULPS);
+    tol * d.max_abs() * R::TWO + ulps * R::EPSILON * R::min_positive_value()
 }
 
 /// The local and world AABBs: finite, containing the whole shape (support
@@ -498,9 +510,12 @@ fn check_support_set<R: Real, S: Oracle<R>>(
     let tol = check_tolerance(shape);
     // A unit direction where there is one: shapes read `tol` either as
     // meters or as projection units, which agree only for a unit direction.
-    let (d, p) = match d.try_normalize() {
-        Some(u) => (u, shape.support(u, &mut S::Hint::default())),
-        None => (d, p),
+    // Along a zero direction every point is extreme and which ones the set
+    // holds is unspecified (like the support point itself), so the
+    // completeness check below needs a direction.
+    let (d, p, has_direction) = match d.try_normalize() {
+        Some(u) => (u, shape.support(u, &mut S::Hint::default()), true),
+        None => (d, p, false),
     };
     let mut set = SupportSet::new();
     let full = shape.support_set(d, set_tol, &mut set).is_err();
@@ -522,7 +537,7 @@ fn check_support_set<R: Real, S: Oracle<R>>(
         return;
     }
     assert!(!set.is_empty(), "{shape:?}: empty support set along {d:?}");
-    let (top, slack) = (d.dot(p), tol * d.norm());
+    let (top, slack) = (d.dot(p), projection_slack(tol, d));
     let face_loop = S::POLYTOPE && set.len() >= 3 && FACE_LOOPS_MAY_EXCEED_TOLERANCE;
     for q in set.points() {
         let v = d.dot(*q);
@@ -533,7 +548,7 @@ fn check_support_set<R: Real, S: Oracle<R>>(
             top - set_tol
         );
     }
-    if kind == Samples::Vertices && !full {
+    if kind == Samples::Vertices && !full && has_direction {
         for v in samples
             .iter()
             .filter(|v| d.dot(**v) >= top - set_tol + slack)
