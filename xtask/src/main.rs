@@ -9,7 +9,10 @@
 //! - `firmware`: builds the Cortex-M4F firmware example, runs it under QEMU,
 //!   checks its answers and writes its size, stack and instruction figures;
 //!   fails when the flash or stack is over its budget.
-//! - `fuzz-smoke SECONDS`: runs every cargo-fuzz target for `SECONDS` each.
+//! - `fuzz-smoke SECONDS [TARGET ...]`: runs every cargo-fuzz target (or the
+//!   named ones) for `SECONDS` each and reports every failure.
+//! - `fuzz-ci`: runs every cargo-fuzz target for a fixed number of inputs
+//!   with a fixed seed after its committed corpus (repeatable).
 //! - `bake-field MESH OUT`: bakes a convex mesh's support field for `static`
 //!   data on a microcontroller.
 //!
@@ -34,7 +37,9 @@ commands:
   ci                  formatting, clippy, tests, docs, no-std and (CI=true) firmware, as CI runs them
   no-std              build the library crates for bare-metal targets and link the no-std probe
   firmware            run the Cortex-M4F firmware under QEMU, check its answers and flash/stack budgets, write figures
-  fuzz-smoke SECONDS  run every fuzz target for SECONDS each (nightly, cargo-fuzz)
+  fuzz-smoke SECONDS [TARGET ...]
+                      run every fuzz target (or the named ones) for SECONDS each, report all failures
+  fuzz-ci             run every clean fuzz target for a fixed number of inputs and seed after its corpus (repeatable)
   bake-field MESH OUT [--res N] [--compact]
                       bake a convex mesh's support field into Rust statics (OUT.rs) or a blob
   help                this text
@@ -53,8 +58,9 @@ fn main() -> ExitCode {
         ["no-std"] => no_std::run(),
         ["firmware"] => firmware::run(),
         ["bake-field", rest @ ..] => bake_field::run(rest),
-        ["fuzz-smoke", seconds] => match seconds.parse::<u64>() {
-            Ok(s) if s > 0 => fuzz::smoke(s),
+        ["fuzz-ci"] => fuzz::ci(),
+        ["fuzz-smoke", seconds, only @ ..] => match seconds.parse::<u64>() {
+            Ok(s) if s > 0 => fuzz::smoke(s, only),
             _ => {
                 return usage_error(&format!(
                     "SECONDS must be a positive integer, got `{seconds}`"
