@@ -33,13 +33,13 @@ fn queries_reach_both_regimes<R: Real>() {
 }
 
 #[test]
-#[ignore = "finds open library bugs (capsule–capsule analytic normal on coincident capsules); see the issue 32 report"]
+#[ignore = "finds an open library bug (MPR witnesses: p_a - p_b is not depth x normal); see the issue 32 report"]
 fn queries_reach_both_regimes_f32() {
     queries_reach_both_regimes::<f32>();
 }
 
 #[test]
-#[ignore = "finds open library bugs (capsule–capsule analytic normal on coincident capsules); see the issue 32 report"]
+#[ignore = "finds an open library bug (MPR witnesses: p_a - p_b is not depth x normal); see the issue 32 report"]
 fn queries_reach_both_regimes_f64() {
     queries_reach_both_regimes::<f64>();
 }
@@ -60,13 +60,13 @@ fn manifolds_reach_both_regimes<R: Real>() {
 }
 
 #[test]
-#[ignore = "finds open library bugs (flat-pair depths past the overlap, points inside curved shapes); see the issue 32 report"]
+#[ignore = "finds an open library bug (a segment against a rounded box: a manifold point off the box; fuzz/open-bugs/contact_manifold); see the issue 32 report"]
 fn manifolds_reach_both_regimes_f32() {
     manifolds_reach_both_regimes::<f32>();
 }
 
 #[test]
-#[ignore = "finds open library bugs (flat-pair depths past the overlap, points inside curved shapes); see the issue 32 report"]
+#[ignore = "finds an open library bug (a segment against a rounded box: a manifold point off the box; fuzz/open-bugs/contact_manifold); see the issue 32 report"]
 fn manifolds_reach_both_regimes_f64() {
     manifolds_reach_both_regimes::<f64>();
 }
@@ -87,7 +87,6 @@ fn scenes_have_contacts<R: Real>() {
 }
 
 #[test]
-#[ignore = "finds an open library bug (a warm-started scene pair far from its cold contact in f32); see the issue 32 report"]
 fn scenes_have_contacts_f32() {
     scenes_have_contacts::<f32>();
 }

@@ -67,17 +67,13 @@ const INPUT_TIMEOUT_SECONDS: u64 = 10;
 pub const OPEN_BUGS: &[(&str, &str)] = &[
     (
         "umbrella_queries",
-        "capsule-capsule closed form: a normal off the axes' perpendicular on coincident \
-         capsules; MPR's Unverified witnesses (p_a - p_b is not depth * normal)",
+        "MPR's witnesses: p_a - p_b is not depth * normal (Unverified answers, and some \
+         Converged ones in f32)",
     ),
     (
         "contact_manifold",
-        "flat pairs with depths past the overlap along the normal; half-space manifolds \
-         with points inside curved shapes; MPR manifolds shallower than the depth",
-    ),
-    (
-        "scene_step",
-        "a warm-started pair far from its cold contact in f32 (triangle-cone)",
+        "a segment against a rounded box in f32 and f64: a manifold point's surface point \
+         off the box",
     ),
     (
         "mpr_penetration",

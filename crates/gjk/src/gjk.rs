@@ -363,7 +363,16 @@ where
 
             if !simplex.is_empty() {
                 if v_norm - lower <= tol {
-                    status = GjkStatus::Converged;
+                    // No separating plane yet and `v` within the tolerance
+                    // (which this support point's coordinates may have
+                    // grown): the origin is on the simplex to within it,
+                    // an overlap of unknown depth as at the push below,
+                    // not a proven gap.
+                    status = if lower > R::ZERO || v_norm > tol {
+                        GjkStatus::Converged
+                    } else {
+                        GjkStatus::Intersecting
+                    };
                     break;
                 }
                 // Nesterov's restart test: the Frank-Wolfe gap at v (measured
@@ -422,9 +431,18 @@ where
         } else if moved && !stalled {
             stalled = true;
         } else {
-            // Round-off floor: accept when the bounds agree to sqrt(ε).
-            status = if v_norm - lower <= R::EPSILON.sqrt() * scale {
+            // Round-off floor: accept when the bounds agree to sqrt(ε),
+            // and a separating plane proves the cores apart. Without one
+            // (`lower` still zero) and `v` within that floor of the
+            // origin, the origin is in the simplex's plane to round-off
+            // (a small shape deep inside a large one, in f32): the cores
+            // may overlap by any depth, so it is reported as an overlap
+            // for the caller's penetration query, never as a gap.
+            let floor = R::EPSILON.sqrt() * scale;
+            status = if lower > R::ZERO && v_norm - lower <= floor {
                 GjkStatus::Converged
+            } else if v_norm <= floor {
+                GjkStatus::Intersecting
             } else {
                 GjkStatus::Degenerate
             };

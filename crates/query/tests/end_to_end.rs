@@ -165,3 +165,37 @@ fn hostile_lines_give_one_result_each() {
     assert!(rejected > MUTANTS / 2, "{rejected} rejected");
     assert!(answered > MUTANTS * 2 / 50, "{answered} answered");
 }
+
+/// Every numeric `id` comes back as the same number after the answer is
+/// written and read again: integers too long for 64 bits, many digits, tiny
+/// and huge exponents (fuzzing found a 76-digit id echoed one ulp off).
+/// The reference is Rust's own correctly rounded `str::parse::<f64>`.
+#[test]
+fn numeric_ids_round_trip() {
+    let mut rng = Rng::new(0x1d_ec40);
+    let mut ids: Vec<String> = vec![
+        format!("1{}", "5".repeat(75)),
+        "9".repeat(300),
+        "123456789012345678901234567890".into(),
+        "1.1555555555555555e75".into(),
+        "-0.000000000000000000000000000123456789123456789".into(),
+        "2.2250738585072011e-308".into(),
+    ];
+    for _ in 0..2000 {
+        let digits: String = (0..1 + rng.below(40))
+            .map(|_| char::from(b'0' + rng.below(10) as u8))
+            .collect();
+        let digits = format!("{}{digits}", 1 + rng.below(9));
+        ids.push(match rng.below(3) {
+            0 => digits,
+            1 => format!("{}.{}", &digits[..1], &digits[1..]),
+            _ => format!("{digits}e{}", rng.below(500) as i32 - 250),
+        });
+    }
+    for text in &ids {
+        let line = format!(r#"{{"id": {text}, "a": {{"type": "sphere", "radius": 1}}}}"#);
+        let out = parse(&answer_line(&line, Scalar::F64, Algo::Auto));
+        let exact: f64 = text.parse().expect("a Rust float literal");
+        assert_eq!(out["id"].as_f64(), Some(exact), "id {text}: {out}");
+    }
+}

@@ -5,6 +5,7 @@
 //! single axis proves there is no contact within the margin and the full
 //! SAT is skipped. Otherwise the full SAT runs and refreshes the cache.
 
+use crate::edges::edge_pair_gap;
 use crate::hull_data::SatHull;
 use crate::manifold::{goal, manifold_from, Manifold, ManifoldStatus};
 use crate::query::{
@@ -76,9 +77,7 @@ fn retest<R: Real>(
             if n.dot(n1 + n2) < R::ZERO {
                 n = -n;
             }
-            let o = *ha.vertices().get(ea.vertices[0] as usize)?;
-            let q = pose_ab.transform_point(*hb.vertices().get(eb.vertices[0] as usize)?);
-            Some((n.dot(q - o), n))
+            Some((edge_pair_gap(a, b, pose_ab, (i, j), n)?, n))
         }
     }
 }

@@ -27,6 +27,14 @@ const TETRAHEDRON_CORNERS: f64 = 4.0;
 /// coplanar faces, can point degrees away from the line where its faces
 /// meet; an axis built from that direction lies off the arc, and the gap
 /// measured from the edges' vertices then overstates the true one.
+///
+/// The reverse holds for a knife edge (faces with nearly opposite normals,
+/// the rim of a nearly flat hull): `|n_left × n_right|` is the sine of the
+/// small dihedral angle, and the pole is off the edge's line by the
+/// normals' rounding over that sine (`2e-11` rad in `f64` at `7.5e-7`).
+/// The axis is then on the arc but not quite perpendicular to the edge,
+/// which is why the query measures an edge pair's separation at both ends
+/// of both edges, never at one vertex alone.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)]
 pub struct GaussArc<R> {

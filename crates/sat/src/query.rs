@@ -82,7 +82,9 @@ pub enum SatFeature {
     FaceB(HullIndex),
     /// An edge of A and an edge of B (indices into their edge lists) whose
     /// Gauss-map arcs cross: the axis is the cross product of their
-    /// directions, pointing out of A.
+    /// directions ([`GaussArc::direction`](crate::GaussArc::direction)),
+    /// pointing out of A, and the separation the gap along it between the
+    /// two edges, both ends of each projected.
     EdgePair(HullIndex, HullIndex),
 }
 

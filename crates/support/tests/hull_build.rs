@@ -245,3 +245,88 @@ fn hostile<R: Real>() {
     assert!(refused < 10, "{refused} slabs refused");
 }
 for_each_real!(hostile_clouds_satisfy_every_invariant, hostile);
+
+/// Few points whose coordinates span eight orders of magnitude (a needle
+/// 100 km long with centimetre-scale points beside it), the family fuzzing
+/// found an input point above a merged face plane by more than the
+/// tolerance the builder stored: every invariant, containment within the
+/// stored tolerance included, holds.
+fn mixed_scales<R: Real>() {
+    let mut rng = Rng::new(0x6e65_6564);
+    let mut built = 0;
+    for case in 0..1500 {
+        let n = 4 + rng.below(24);
+        // A slab a few τ thick (τ of the cloud's largest coordinate,
+        // 1e5 m) whose in-plane coordinates are log-uniform over eight
+        // orders of magnitude.
+        let thickness = rng.range_f64(0.5, 6.0) * HULL_TOLERANCE_FACTOR * R::EPSILON.to_f64() * 1e5;
+        let signed = |rng: &mut Rng, lo: f64, hi: f64| {
+            let m = 10f64.powf(rng.range_f64(lo, hi));
+            if rng.chance(0.5) {
+                m
+            } else {
+                -m
+            }
+        };
+        let mut pts: Vec<Vec3<R>> = vec![Vec3::new(1e5, 0.0, 0.0).cast()];
+        for _ in 0..n {
+            let (x, y) = (signed(&mut rng, -3.0, 4.9), signed(&mut rng, -3.0, 4.0));
+            let z = if rng.chance(0.5) {
+                thickness
+            } else {
+                rng.range_f64(0.0, thickness)
+            };
+            pts.push(Vec3::new(x, y, z).cast());
+        }
+        match ConvexHull::from_points(&pts) {
+            Ok(hull) => {
+                check_hull(&hull, &pts);
+                built += 1;
+            }
+            Err(ShapeError::Degenerate(_)) => {}
+            Err(e) => panic!("case {case}: {e}"),
+        }
+    }
+    assert!(built > 1000, "only {built} of 1500 clouds built");
+}
+for_each_real!(mixed_scale_clouds_satisfy_every_invariant, mixed_scales);
+
+/// The cloud fuzzing found (`fuzz/corpus/support_points/regress-needle-point-above-merged-face`):
+/// a sliver 131 km long and 1 m thick in f32, where the point
+/// (0.004, 7281, 0.889) ended 3.15 m above a merged face while the stored
+/// tolerance was 2.13 m. Every input point is within the stored tolerance
+/// of every face plane.
+#[test]
+fn f32_sliver_keeps_every_point_within_the_tolerance() {
+    let raw: [[f32; 3]; 27] = [
+        [337.5, -0.015625, 1.0],
+        [0.109375, 0.0036010742, 4.2915344e-5],
+        [849.375, 0.00021362305, -0.02911377],
+        [131224.0, -0.00013446808, 1.0],
+        [1.0, 1.0, 1.0],
+        [-0.06162262, 0.4375, -0.02911377],
+        [4248.0, 1840.0, 1.0],
+        [1.0, 1.0, 1.0],
+        [1.0, 1.0, 1.0],
+        [1.0, 1.0, 1.0],
+        [1.0, 1.0, 1.0],
+        [1.0, 1.0, 1.0],
+        [1.0, 1.0, 1.0],
+        [-0.0621109, 1840.4375, 1.0],
+        [1.0, 1.0, 1.0],
+        [0.001709938, -0.5, 1.0],
+        [1.0, 0.018382072, -0.048820496],
+        [0.0040359497, 7281.0, 0.88879395],
+        [1.9962158, 0.0, 0.010986328],
+        [0.005432129, 3.9453125, -0.015625],
+        [309.9375, 1840.0, 0.0023422241],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+    ];
+    let pts: Vec<Vec3<f32>> = raw.iter().map(|p| Vec3::new(p[0], p[1], p[2])).collect();
+    check_hull(&build(&pts), &pts);
+}

@@ -24,8 +24,12 @@
 //!   on a full polytope; else up to `FEATURE_SLOP_FRACTION` of the smaller
 //!   size below it, the slop within which a patch point stands for the
 //!   first contact);
-//!   apart, it is minus the distance within `tol`; overlapping, at least
-//!   the (proven) penetration depth minus `tol`;
+//!   apart, it is minus the distance within `tol` (and the slop below);
+//!   overlapping, at least the (proven) penetration depth minus `tol` and
+//!   the same slop: a first contact deeper than the patch by less than
+//!   the slop does not join it (`reduce_with_first` in
+//!   `contact/reduce.rs`), e.g. when a rounded face's patch, clipped to
+//!   its core polygon, misses the rounded rim where the pair is deepest;
 //! - every point's depth is at least `-margin - tol` and at most the
 //!   overlap along the normal plus `tol`;
 //! - every point's two surface points, `position ± depth/2 · normal`, lie
@@ -191,7 +195,12 @@ fn check_manifold<R: Real>(
     if d_proven && d >= 0.0 && (deepest > -d + tol || deepest < -d - tol - slop) {
         return Err(format!("{order}: deepest depth {deepest} at distance {d}"));
     }
-    if d_proven && d < 0.0 && deepest < -d - tol {
+    // The deepest point stands for the first contact within the slop
+    // (`Candidates::reduce_with_first`: the first contact joins the patch
+    // only when deeper than all its points by more than the slop), and
+    // the first contact is at least the penetration depth (an overlap
+    // along its normal).
+    if d_proven && d < 0.0 && deepest < -d - tol - slop {
         return Err(format!(
             "{order}: deepest depth {deepest} below the penetration depth {}",
             -d

@@ -274,8 +274,8 @@ fn feature_points<R, U, A, B>(
     let (ia, ib) = (a.inflation() + ba.margin, b.inflation() + bb.margin);
     let parallel = R::lit(PARALLEL_EDGE_SIN);
     patch(&fa, &fb, distinct, parallel, |p| {
-        let top_a = p.h_a + reach(&fa, p.u, p.v, true, ia, distinct);
-        let bottom_b = p.h_b - reach(&fb, p.u, p.v, false, ib, distinct);
+        let top_a = p.h_a + reach(&fa, p.u, p.v, true, ia);
+        let bottom_b = p.h_b - reach(&fb, p.u, p.v, false, ib);
         let depth = top_a - bottom_b;
         if depth >= -margin {
             let point = ContactPoint {

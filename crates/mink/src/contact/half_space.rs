@@ -81,17 +81,21 @@ pub(crate) fn half_space_manifold<R: Real, S: Support<R>>(
         // Past its capacity the set keeps points that are still touching.
         let down = pose.inverse_transform_vector(-n);
         let _ = shape.support_set(down, tol, &mut set);
+        let exact = R::lit(ROUND_OFF_ULPS) * R::EPSILON * scale;
         for &c in set.points() {
             // A rounded core point's surface faces `-n` only at the extreme.
-            let m = if inflation > R::ZERO {
+            let (c, m) = if inflation > R::ZERO {
                 match surface_direction(set.points(), c, down, distinct) {
-                    Some(m) => pose.transform_vector(m),
+                    Some(m) => (on_normal_cone(shape, c, m, exact), m),
                     None => continue,
                 }
             } else {
-                -n
+                (c, down)
             };
-            keep(contact(pose.transform_point(c), m), &mut extra);
+            keep(
+                contact(pose.transform_point(c), pose.transform_vector(m)),
+                &mut extra,
+            );
         }
     }
     if params.patch == Patch::Perturb || (extra.len() <= 1 && curved::<R, S>()) {
@@ -120,4 +124,25 @@ pub(crate) fn half_space_manifold<R: Real, S: Support<R>>(
     let reach = scale + pose.translation.norm() + world.offset().abs();
     let round_off = R::lit(ROUND_OFF_ULPS) * R::EPSILON * reach;
     extra.reduce_with_first(first, round_off, distinct, normal)
+}
+
+/// A core point of `shape` (local frame) whose inflated surface lies
+/// along the unit `m` (local): `c` when it is the core's support point
+/// along `m` within `exact` meters, else the support point itself.
+/// [`surface_direction`] knows the normal cone of `c` only from the
+/// support set's points; on a curved shape those are a polygon inscribed
+/// in its rim (a cylinder's or a cone's [`CAP_RIM_POINTS`]-gon), whose
+/// normal cone at a vertex is wider than the rim's by up to half the
+/// polygon's angle, so `c + r m` could lie up to `r (1 - cos(π / 12))`
+/// inside the shape. The support point along `m` is always where the
+/// surface faces `m`.
+///
+/// [`CAP_RIM_POINTS`]: mink_support::CAP_RIM_POINTS
+fn on_normal_cone<R: Real, S: Support<R>>(shape: &S, c: Vec3<R>, m: Vec3<R>, exact: R) -> Vec3<R> {
+    let s = shape.support(m, &mut S::Hint::default());
+    if m.dot(s - c) > exact {
+        s
+    } else {
+        c
+    }
 }

@@ -34,7 +34,7 @@
 //! or the inside of a tilted face (the line leaves the swept feature
 //! obliquely).
 
-use super::patch::{Feature, P2};
+use super::patch::{Feature, HeightPlane, P2};
 use mink_support::{Real, Vec3, SUPPORT_SET_CAPACITY};
 
 /// The unit direction `m` of `c`'s normal cone closest to the unit
@@ -117,11 +117,11 @@ pub(crate) fn surface_direction<R: Real>(
 /// against it: the distance `t` at which the line from the core point
 /// along that direction leaves the swept feature. `r` for a point; for a
 /// segment, the exact exit through its cylinder or an end's sphere; for a
-/// polygon, `r / sqrt(cos² θ + δ²)`, `θ` the face's tilt and `δ` the part
-/// of the direction that leaves the polygon across the edges within
-/// `len_tol` of the point (none inside, where the tilted face gives
-/// `r / cos θ`; past a corner the sphere gives `r`). Zero for `r <= 0`.
-pub(crate) fn reach<R: Real>(f: &Feature<R>, u: R, v: R, up: bool, r: R, len_tol: R) -> R {
+/// polygon, the exact exit of the swept polygon (`r / cos θ` inside a face
+/// tilted by `θ`, less where the line leaves it through an edge's
+/// cylinder or a corner's sphere first, up to `r` tan θ from the edge).
+/// Zero for `r <= 0`.
+pub(crate) fn reach<R: Real>(f: &Feature<R>, u: R, v: R, up: bool, r: R) -> R {
     if !(r > R::ZERO) {
         return R::ZERO;
     }
@@ -129,59 +129,90 @@ pub(crate) fn reach<R: Real>(f: &Feature<R>, u: R, v: R, up: bool, r: R, len_tol
     match f {
         Feature::Point(_) => r,
         Feature::Segment(a, b) => segment_reach(*a, *b, u, v, sign, r),
-        Feature::Polygon(poly, plane) => {
-            let pts = poly.as_slice();
-            let (du, dv) = plane.slopes();
-            let norm = (R::ONE + du * du + dv * dv).sqrt();
-            let cos = R::ONE / norm;
-            let on_plane = |p: P2<R>| P2 {
-                h: plane.height(p.u, p.v),
-                ..p
-            };
-            // For each edge: is the point on it, and the direction's part
-            // along its outward normal in the face's plane (`e = E × m`).
-            let k = pts.len();
-            let edge = |i: usize| {
-                let (p, q) = (on_plane(pts[i]), on_plane(pts[(i + 1) % k]));
-                let (eu, ev, eh) = (q.u - p.u, q.v - p.v, q.h - p.h);
-                let len2d = (eu * eu + ev * ev).sqrt();
-                let len = (eu * eu + ev * ev + eh * eh).sqrt();
-                let inside = eu * (v - p.v) - ev * (u - p.u);
-                let on = len2d > R::ZERO && inside <= len_tol * len2d;
-                let out = if len > R::ZERO {
-                    sign * (ev * du - eu * dv) / (norm * len)
-                } else {
-                    R::ZERO
-                };
-                (on, out, sign * eh)
-            };
-            if k == 0 {
-                return r / cos;
-            }
-            let mut delta = R::ZERO;
-            let first = edge(0);
-            let mut current = first;
-            for i in 0..k {
-                // Each edge once: the next one is the current one's
-                // successor, the first closing the loop.
-                let next = if i + 1 < k { edge(i + 1) } else { first };
-                let ((on, out, rise), (next_on, _, next_rise)) = (current, next);
-                current = next;
-                if !on {
-                    continue;
-                }
-                delta = delta.max_of(out);
-                // The corner at the end of edge `i`: the direction leaves
-                // the polygon's plane by the corner's sphere when its part
-                // in the plane lies in the corner's normal cone (along the
-                // edge coming in, against the edge going out).
-                if next_on && rise >= R::ZERO && next_rise <= R::ZERO {
-                    delta = delta.max_of((R::ONE - cos * cos).max_of(R::ZERO).sqrt());
-                }
-            }
-            r / (cos * cos + delta * delta).sqrt()
+        Feature::Polygon(poly, plane) => polygon_reach(poly.as_slice(), plane, u, v, sign, r),
+    }
+}
+
+/// [`reach`] of a polygon (its vertices' `(u, v)`, heights on `plane`):
+/// the swept polygon is the union of the prism over the polygon of half
+/// height `r` along the face's normal and the capsules of radius `r` about
+/// its edges. Each is convex, and so is the union, so the line from the
+/// point at `(u, v)` on the plane along `sign` × the normal meets the
+/// union in one interval: its far end is the largest far end over the
+/// parts.
+fn polygon_reach<R: Real>(pts: &[P2<R>], plane: &HeightPlane<R>, u: R, v: R, sign: R, r: R) -> R {
+    let (du, dv) = plane.slopes();
+    let norm = (R::ONE + du * du + dv * dv).sqrt();
+    let cos = R::ONE / norm;
+    let face = Vec3::new(-du, -dv, R::ONE) * cos;
+    let w = Vec3::new(R::ZERO, R::ZERO, sign);
+    let at = |p: P2<R>| Vec3::new(p.u, p.v, plane.height(p.u, p.v));
+    let p = Vec3::new(u, v, plane.height(u, v));
+    // The prism: the height along the face's normal, then the polygon's
+    // edges seen in its plane (outward normals `edge × face` for a
+    // counter-clockwise loop).
+    let mut exit = r / cos;
+    let k = pts.len();
+    let mut far = R::ZERO;
+    for i in 0..k {
+        let (e0, e1) = (at(pts[i]), at(pts[(i + 1) % k]));
+        let out = (e1 - e0).cross(face);
+        let rate = out.dot(w);
+        if rate > R::ZERO {
+            exit = exit.min_of((out.dot(e0 - p)).max_of(R::ZERO) / rate);
+        }
+        if let Some(t) = capsule_exit(p, w, e0, e1, r) {
+            far = far.max_of(t);
         }
     }
+    far.max_of(exit)
+}
+
+/// The far end of the line `p + t w` (unit `w`) inside the sphere of
+/// radius `r` about `c`, `None` when it misses.
+fn sphere_exit<R: Real>(p: Vec3<R>, w: Vec3<R>, c: Vec3<R>, r: R) -> Option<R> {
+    let o = p - c;
+    let b = o.dot(w);
+    let disc = b * b - o.norm_squared() + r * r;
+    (disc >= R::ZERO).then(|| -b + disc.sqrt())
+}
+
+/// The far end of the line `p + t w` (unit `w`) inside the capsule of
+/// radius `r` about the segment `a b`, `None` when it misses: the larger
+/// of its ends' spheres' and its side's.
+fn capsule_exit<R: Real>(p: Vec3<R>, w: Vec3<R>, a: Vec3<R>, b: Vec3<R>, r: R) -> Option<R> {
+    let ends = match (sphere_exit(p, w, a, r), sphere_exit(p, w, b, r)) {
+        (Some(x), Some(y)) => Some(x.max_of(y)),
+        (x, y) => x.or(y),
+    };
+    let Some(axis) = (b - a).try_normalize() else {
+        return ends;
+    };
+    let len = (b - a).norm();
+    // The side: `|o⊥ + t w⊥| = r` across the axis, `0 <= s(t) <= len`
+    // along it. A line along the axis leaves through an end's sphere.
+    let o = p - a;
+    let (oa, g) = (o.dot(axis), w.dot(axis));
+    let (op, wp) = (o - axis * oa, w - axis * g);
+    let qa = wp.norm_squared();
+    let qb = op.dot(wp);
+    let disc = qb * qb - qa * (op.norm_squared() - r * r);
+    if !(qa > R::ZERO && disc >= R::ZERO) {
+        return ends;
+    }
+    let root = disc.sqrt();
+    let (mut lo, mut hi) = ((-qb - root) / qa, (-qb + root) / qa);
+    if g != R::ZERO {
+        let (s0, s1) = (-oa / g, (len - oa) / g);
+        lo = lo.max_of(s0.min_of(s1));
+        hi = hi.min_of(s0.max_of(s1));
+    } else if !(oa >= R::ZERO && oa <= len) {
+        return ends;
+    }
+    if !(lo <= hi) {
+        return ends;
+    }
+    Some(ends.map_or(hi, |e| e.max_of(hi)))
 }
 
 /// [`reach`] of the segment `a`–`b`: from its point nearest `(u, v)`, the

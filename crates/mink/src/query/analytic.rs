@@ -57,7 +57,7 @@ fn swept_answer<R: Real>(
     ra: R,
     rb: R,
 ) -> Proximity<R> {
-    let normal = core_normal(ca, cb, a, b);
+    let normal = core_normal(ca, cb, a, parallel_as_point(a, b));
     let gap = (cb - ca).dot(normal);
     Proximity {
         distance: gap - ra - rb,
@@ -69,6 +69,32 @@ fn swept_answer<R: Real>(
         status: Status::Exact,
     }
     .checked()
+}
+
+/// Core `b` as [`core_normal`] should see it next to core `a`: itself,
+/// or, when both have a length and they are parallel within `√ε` (their
+/// directions' cross product is rounding: coincident or collinear
+/// capsules), its midpoint. `core_normal` takes the cross product of two
+/// core directions as the normal of touching cores, and the cross product
+/// of parallel directions computed through two poses is round-off pointing
+/// anywhere, often off the perpendicular to the axis: along it the depth is
+/// not the radii's sum. With `b` a point, the normal of touching cores is
+/// perpendicular to `a`, which for parallel cores is the minimal
+/// translation (the core difference is a segment along their common
+/// direction, and every perpendicular direction has no extent). Apart
+/// cores keep the direction of their closest points, which does not
+/// depend on `b`'s length.
+#[inline(always)]
+fn parallel_as_point<R: Real>(a: (Vec3<R>, Vec3<R>), b: (Vec3<R>, Vec3<R>)) -> (Vec3<R>, Vec3<R>) {
+    let (d1, d2) = (a.1 - a.0, b.1 - b.0);
+    let (l1, l2) = (d1.norm_squared(), d2.norm_squared());
+    let parallel = d1.cross(d2).norm_squared() <= R::EPSILON * l1 * l2;
+    if l1 > R::ZERO && l2 > R::ZERO && parallel {
+        let mid = (b.0 + b.1) * R::HALF;
+        (mid, mid)
+    } else {
+        b
+    }
 }
 
 /// Sphere–sphere, sphere–capsule and capsule–capsule: the closest points
