@@ -289,13 +289,11 @@ fn flat_pairs<R: Real>(seed: u64) -> usize {
 }
 
 #[test]
-#[ignore = "finds the open MPR witness bug (Method::Mpr points off the shapes; fuzz/open-bugs/umbrella_queries), issue 32"]
 fn flat_pairs_no_deeper_than_overlap_f32() {
     assert!(flat_pairs::<f32>(0xf1a7_0001) > 1000);
 }
 
 #[test]
-#[ignore = "finds the open MPR witness bug (Method::Mpr points off the shapes; fuzz/open-bugs/umbrella_queries), issue 32"]
 fn flat_pairs_no_deeper_than_overlap_f64() {
     assert!(flat_pairs::<f64>(0xf1a7_0001) > 1000);
 }
@@ -369,13 +367,11 @@ fn segment_box<R: Real>(seed: u64) -> usize {
 }
 
 #[test]
-#[ignore = "finds the open MPR witness bug (Method::Mpr points off the shapes; fuzz/open-bugs/umbrella_queries), issue 32"]
 fn segment_rounded_box_deepest_f32() {
     assert!(segment_box::<f32>(0x5e6b_0c5e) > 1000);
 }
 
 #[test]
-#[ignore = "finds the open MPR witness bug (Method::Mpr points off the shapes; fuzz/open-bugs/umbrella_queries), issue 32"]
 fn segment_rounded_box_deepest_f64() {
     assert!(segment_box::<f64>(0x5e6b_0c5e) > 1000);
 }

@@ -38,6 +38,18 @@ pub fn convergence_tolerance<R: Real>() -> R {
     R::EPSILON * R::lit(1000.0)
 }
 
+/// Relative tolerance of a self-consistent answer's witnesses: `p_a - p_b`
+/// within this fraction of the difference's size of `depth * normal`
+/// (and each witness that close to its shape). `√ε` in `f32` (3.5e-4);
+/// `1e-6` in `f64`, where `√ε` (1.5e-8) would take passes along the
+/// normal far past what a contact solver can use on curved pairs whose
+/// interior points coincide (each pass there moves the normal only part
+/// of the way).
+#[inline(always)]
+pub fn witness_tolerance<R: Real>() -> R {
+    R::EPSILON.sqrt().max_of(R::lit(1e-6))
+}
+
 /// Relative tolerance below which the Minkowski difference is taken to
 /// have no volume around the interior point (two segments, a point and a
 /// segment...): `16 ε` of the size.

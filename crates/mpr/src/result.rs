@@ -17,7 +17,13 @@ pub enum MprStatus {
     /// one was found.
     Separated,
     /// A refinement or discovery loop hit its `MAX_*` cap; the answer is the
-    /// last portal's (overlapping) or unknown (`depth == 0`).
+    /// last portal's (overlapping) or unknown (`depth == 0`). Also an
+    /// overlapping answer that the passes cast along its normal did not
+    /// make self-consistent (curved surfaces, deep overlaps): `depth` is
+    /// still a separating translation along `normal` and the witnesses are
+    /// points of A and B, but `p_a - p_b` is not `depth * normal` (it is
+    /// the point where the ray along `normal` leaves the difference, when
+    /// a pass found it).
     IterationCap,
     /// The Minkowski difference has no volume around the interior point
     /// (point–point, point–segment, segment–segment without inflation): the
@@ -61,8 +67,14 @@ pub struct Penetration<R> {
     pub position: Vec3<R>,
     /// The deepest point of A inside B, on A's surface (world frame).
     pub p_a: Vec3<R>,
-    /// The deepest point of B inside A, on B's surface (world frame);
-    /// `p_a - p_b` is close to `depth * normal`.
+    /// The deepest point of B inside A, on B's surface (world frame).
+    /// For [`MprStatus::Converged`] and [`MprStatus::Unverified`],
+    /// `p_a - p_b` is `depth * normal` within
+    /// [`witness_tolerance`](crate::witness_tolerance) of the difference's
+    /// size and each witness lies on its shape within that: the answer is
+    /// self-consistent (the boundary of the difference along `normal` is
+    /// at `depth`). An answer that could not be made so is reported
+    /// [`MprStatus::IterationCap`].
     pub p_b: Vec3<R>,
     /// Discovery plus refinement iterations, summed over every pass.
     pub iterations: u32,

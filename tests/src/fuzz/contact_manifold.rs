@@ -36,15 +36,13 @@
 //!   within [`surface_tol`] of A's surface and of B's: inside each shape
 //!   along 52 directions, and at a signed distance (a point shape's
 //!   [`mink::distance`] to the shape, when proven) of at most that in
-//!   magnitude (skipped while the first contact is an MPR `Unverified`
-//!   answer, whose witnesses are known to be wrong:
-//!   [`MPR_UNVERIFIED_WITNESSES_UNRELIABLE`](super::umbrella_queries::MPR_UNVERIFIED_WITNESSES_UNRELIABLE)).
+//!   magnitude.
 
 use super::bytes::ByteReader;
 use super::shapes::{
     decode_margin, decode_poses, decode_shape, overlap_along, rel_tol, Placed, Placement,
 };
-use super::umbrella_queries::{certify, scene_size, witnesses_unreliable};
+use super::umbrella_queries::{certify, scene_size};
 use mink::contact::{
     ContactParams, Manifold, DISTINCT_FRACTION, FEATURE_SLOP_FRACTION, MAX_MANIFOLD_POINTS,
 };
@@ -102,11 +100,6 @@ struct Expect {
     first_finished: bool,
     /// The smaller shape's size (meters), for the library's slop.
     min_size: f64,
-    /// Whether the pair's first contact comes from an MPR answer whose
-    /// witnesses are known to be wrong
-    /// ([`MPR_UNVERIFIED_WITNESSES_UNRELIABLE`](super::umbrella_queries::MPR_UNVERIFIED_WITNESSES_UNRELIABLE)): its points' positions
-    /// are then not checked against the surfaces.
-    skip_surfaces: bool,
 }
 
 /// Checks the manifold `m` of A against B (see the module docs).
@@ -207,7 +200,7 @@ fn check_manifold<R: Real>(
         ));
     }
     let stol = surface_tol(size, tol);
-    for p in pts.iter().filter(|_| !e.skip_surfaces) {
+    for p in pts.iter() {
         let depth = p.depth.to_f64();
         if depth < -margin - tol || depth > along + tol {
             return Err(format!(
@@ -280,7 +273,6 @@ pub fn check_bytes<R: Real>(data: &[u8]) -> Result<ManifoldOutcome, String> {
     let reference = distance(&a.body(), &b.body(), Method::Auto);
     certify(&reference, &a, &b, tol, "distance Auto").map_err(context)?;
     let first = penetration(&a.body(), &b.body(), method);
-    let first_ba = penetration(&b.body(), &a.body(), method);
     let expect = Expect {
         margin,
         d: reference.distance.to_f64(),
@@ -289,7 +281,6 @@ pub fn check_bytes<R: Real>(data: &[u8]) -> Result<ManifoldOutcome, String> {
         size,
         first_finished: !matches!(first.status, Status::IterationLimit | Status::Degenerate),
         min_size: ea.min(eb).max(0.02) + ma.min(mb),
-        skip_surfaces: witnesses_unreliable(&first) || witnesses_unreliable(&first_ba),
     };
     let ab = contact_manifold(&a.body(), &b.body(), &params);
     check_manifold(&ab, &a, &b, expect, "A-B").map_err(context)?;

@@ -184,10 +184,14 @@ fn support_reach<R: Real, S: Support<R>>(s: &S, pose: &Iso3<R>, n: Vec3<f64>) ->
 }
 
 /// How close (as a cosine) a direction must be to a half-space's outward
-/// normal for its reach to be the plane's offset rather than infinite:
-/// the world normal is rotated in `R`, so its direction is only good to
-/// a few ulps of f32.
-const PLANE_COS: f64 = 1.0 - 1e-9;
+/// normal for its reach to be the plane's offset rather than infinite.
+/// The checks pass the normal itself (from [`Placed::plane`]), so only
+/// rounding separates them: 1e-14, about 1.4e-7 rad. Along any other
+/// direction the reach is infinite, however close: with 1e-9 (4.5e-5 rad)
+/// a grid direction nearly along a plane's normal was taken for it and
+/// gave an "overlap" 6.9e-5 m below a hull's exact depth on that plane
+/// (f64; `fuzz/corpus/umbrella_queries/regress-plane-near-normal-grid`).
+const PLANE_COS: f64 = 1.0 - 1e-14;
 
 /// A half-space's outward normal and offset in the world, in f64.
 pub fn world_plane<R: Real>(h: &HalfSpace<R>, pose: &Iso3<R>) -> (Vec3<f64>, f64) {

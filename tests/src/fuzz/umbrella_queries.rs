@@ -21,9 +21,9 @@
 //!   true distance is at most the answer's);
 //! - overlapping: the depth is the overlap along its normal from supports
 //!   within `tol` (at most: it is a translation along the normal; at
-//!   least: moving B by it separates them), `p_a - p_b = depth · normal`;
-//!   the witness checks skip MPR's `Unverified` answers while
-//!   [`MPR_UNVERIFIED_WITNESSES_UNRELIABLE`] (a known mink-mpr bug);
+//!   least: moving B by it separates them), `p_a - p_b = depth · normal`
+//!   (but for an unfinished answer, `IterationLimit` or `Degenerate`, whose
+//!   witnesses are only points of the shapes);
 //!   for a proven answer (`Exact`, `Converged`) the smallest overlap over
 //!   about 55 sampled directions (world grid, both shapes' grids, planes'
 //!   normals) is at least `depth - tol`, since the depth is the smallest
@@ -47,24 +47,6 @@ use mink::query::{Overlap, Proximity, Status};
 use mink::support::{Iso3, Real, Vec3};
 use mink::{distance, intersect, penetration, Method, Shape};
 
-/// `true` while MPR's `Unverified` answers carry witnesses that do not
-/// match their depth and normal (`p_a - p_b` is not `depth · normal`, and
-/// a witness can lie outside its shape; e.g. a point inside a box gives
-/// `p_a == p_b` at depth 0.44): a known bug of mink-mpr, found by this
-/// target (`fuzz/corpus/umbrella_queries/seed-point-box` reproduces it in
-/// f32). While it is, the witness checks skip `Unverified` answers with
-/// algorithm MPR; their depth and normal are still checked. Set to
-/// `false` once mink-mpr is fixed.
-pub const MPR_UNVERIFIED_WITNESSES_UNRELIABLE: bool = true;
-
-/// `true` when `p`'s witnesses fall under
-/// [`MPR_UNVERIFIED_WITNESSES_UNRELIABLE`].
-pub fn witnesses_unreliable<R: Real>(p: &Proximity<R>) -> bool {
-    MPR_UNVERIFIED_WITNESSES_UNRELIABLE
-        && p.status == Status::Unverified
-        && p.algorithm == mink::query::Algorithm::Mpr
-}
-
 /// Every method a query takes.
 pub const METHODS: [Method; 4] = [Method::Auto, Method::Gjk, Method::Epa, Method::Mpr];
 
@@ -79,6 +61,12 @@ pub enum QueryOutcome {
     Overlapping,
     /// Two half-spaces: every query answered `Unsupported`.
     Unsupported,
+}
+
+/// `true` for the statuses whose overlapping answer is self-consistent
+/// (`p_a - p_b = depth · normal`): every status but the unfinished ones.
+fn finished(s: Status) -> bool {
+    !matches!(s, Status::IterationLimit | Status::Degenerate)
 }
 
 /// `true` for the statuses whose answer is proven (closed form or
@@ -159,7 +147,7 @@ pub fn certify<R: Real>(
                 p.status
             ));
         }
-        if !witnesses_unreliable(p) && (wa - wb - n * depth).norm() > slack {
+        if finished(p.status) && (wa - wb - n * depth).norm() > slack {
             return Err(format!("{what}: p_a - p_b is not depth × normal: {p:?}"));
         }
         if proven(p.status) {
@@ -171,9 +159,6 @@ pub fn certify<R: Real>(
                 ));
             }
         }
-    }
-    if witnesses_unreliable(p) {
-        return Ok(());
     }
     if !a.contains(wa, slack) {
         return Err(format!("{what}: witness p_a {wa:?} lies outside A"));

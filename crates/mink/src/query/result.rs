@@ -37,9 +37,14 @@ pub enum Status {
     /// The iterative algorithm converged within its tolerance.
     Converged,
     /// MPR found an overlap but could not prove its depth minimal: the
-    /// depth is a valid separating translation (an upper bound).
+    /// depth is a valid separating translation (an upper bound), and the
+    /// answer is self-consistent (`p_a - p_b = depth * normal`, each
+    /// witness on its shape).
     Unverified,
     /// An iteration or capacity cap was reached: the best answer so far.
+    /// When overlapping, the depth is a separating translation along the
+    /// normal and the witnesses are points of the shapes, but
+    /// `p_a - p_b` need not be `depth * normal`.
     IterationLimit,
     /// Round-off or a flat Minkowski difference stopped the algorithm
     /// early: the answer so far (approximate).
