@@ -67,8 +67,9 @@ const INPUT_TIMEOUT_SECONDS: u64 = 10;
 pub const OPEN_BUGS: &[(&str, &str)] = &[
     (
         "contact_manifold",
-        "two coincident cylinders in f64: the deepest manifold point 1e-4 of the size \
-         shallower than the overlap along the normal",
+        "coincident pairs (cylinders, cones, a triangle): the deepest manifold point 1e-4 of \
+         the size shallower than the overlap along the normal, or a point's surface point \
+         inside A (f32 and f64, every method)",
     ),
     (
         "gjk_distance",
