@@ -234,14 +234,25 @@ fn triangle_expectation<R: Real>(a: Vec3<R>, b: Vec3<R>, c: Vec3<R>) -> Expect {
 /// may overflow or underflow, and refusing is right too).
 fn area_expectation<R: Real>(a: Vec3<f64>, b: Vec3<f64>, c: Vec3<f64>) -> Expect {
     let eps = R::EPSILON.to_f64();
-    let twice_area = (b - a).cross(c - a).norm();
+    // Area against the longest side squared, both measured on the edges
+    // scaled to unit size: the ratio is scale-free, and unscaled the cross
+    // product's norm of edges past 1e154 overflows to infinity (a sliver
+    // would then look like a fat triangle).
+    let (ab, ac) = (b - a, c - a);
+    let unit = ab.max_abs().max(ac.max_abs());
+    let (ab_u, ac_u) = (ab / unit, ac / unit);
+    let twice_area = ab_u.cross(ac_u).norm();
+    let longest2_u = ab_u
+        .norm_squared()
+        .max(ac_u.norm_squared())
+        .max((ac_u - ab_u).norm_squared());
     let longest2 = (b - a)
         .norm_squared()
         .max((c - b).norm_squared())
         .max((a - c).norm_squared());
-    if twice_area == 0.0 {
+    if twice_area == 0.0 || !(unit > 0.0) {
         Expect::Refuse
-    } else if twice_area > 1e6 * eps * longest2
+    } else if twice_area > 1e6 * eps * longest2_u
         && longest2 < R::MAX.to_f64() / 16.0
         && longest2 * eps * eps > R::min_positive_value().to_f64()
     {
