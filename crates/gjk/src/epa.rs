@@ -15,8 +15,12 @@
 //! `C`'s boundary: the cores touch and the depth is zero.
 //!
 //! The polytope lives in fixed arrays ([`Polytope`], in `epa/polytope.rs`);
-//! a full buffer ends the query with the best answer so far and
-//! [`EpaStatus::CapacityReached`]. New faces come from the horizon: the
+//! a full buffer ends the expansion with [`EpaStatus::CapacityReached`].
+//! Its closest face is then only a lower bound, far short on curved
+//! differences (a point at a cylinder's centre sees a ring of equally deep
+//! directions), so the answer comes from a descent on directions from the
+//! best one tried (`epa/descent.rs`): the least overlap along a direction
+//! it finds, an upper bound with a translation that clears the shapes. New faces come from the horizon: the
 //! faces that see the new point are found by walking from the closest face
 //! to its neighbours (so that faces coplanar with the point elsewhere, seen
 //! within round-off, cannot split the horizon), and the edges from a seen
@@ -31,6 +35,7 @@ use crate::{
 };
 use mink_support::{Iso3, MinkowskiDiff, Real, Support, Vec3};
 
+mod descent;
 mod polytope;
 
 use polytope::Face;
@@ -189,6 +194,7 @@ where
     if let Err(e) = grow_to_tetrahedron(pair, poly, rel_tol, &mut scale, &mut iterations) {
         return finish_flat(pair, pose_a, poly, e, iterations);
     }
+    reseat_off_origin(pair, poly, rel_tol, &mut scale, &mut iterations);
 
     let mut status = EpaStatus::IterationLimit;
     let mut it = 0;
@@ -203,6 +209,9 @@ where
     for h in hints.iter_mut().take(poly.nv) {
         *h = (pair.hint_a, pair.hint_b);
     }
+    // The lowest support height seen and its direction: an upper bound on
+    // the depth, where a capped query's descent starts.
+    let mut lowest = (R::INFINITY, Vec3::X);
     while it < MAX_EPA_ITERATIONS {
         it += 1;
         let best = poly.closest_face();
@@ -218,7 +227,11 @@ where
         let sp = pair.support(f.n);
         scale = scale.max_of(sp.a.max_abs()).max_of(sp.b.max_abs());
         let tol = rel_tol * scale;
-        let gain = f.n.dot(sp.w) - f.d;
+        let height = f.n.dot(sp.w);
+        if height < lowest.0 {
+            lowest = (height, f.n);
+        }
+        let gain = height - f.d;
         if gain <= tol {
             status = EpaStatus::Converged;
             break;
@@ -236,7 +249,48 @@ where
             *h = (pair.hint_a, pair.hint_b);
         }
     }
-    finish(pair, pose_a, poly, rel_tol * scale, status, iterations + it)
+    let iterations = iterations + it;
+    let answer = finish(pair, pose_a, poly, rel_tol * scale, status, iterations);
+    let capped = matches!(
+        status,
+        EpaStatus::CapacityReached | EpaStatus::IterationLimit
+    );
+    if capped && lowest.0.finite() {
+        descend_from(pair, pose_a, lowest.1, rel_tol, answer)
+    } else {
+        answer
+    }
+}
+
+/// A capped query's answer: the polytope's closest face is only a lower
+/// bound, so the direction is walked down to the least support height from
+/// `start` (see `epa/descent.rs`), which is kept when finite: an upper
+/// bound on the depth along which B's translation by `depth` clears A.
+fn descend_from<R, A, B, const I: bool>(
+    pair: &mut MinkowskiDiff<'_, R, A, B, I>,
+    pose_a: &Iso3<R>,
+    start: Vec3<R>,
+    rel_tol: R,
+    answer: Penetration<R>,
+) -> Penetration<R>
+where
+    R: Real,
+    A: Support<R>,
+    B: Support<R>,
+{
+    let d = descent::descend(pair, start, rel_tol);
+    if !(d.h.finite() && d.a.is_finite() && d.b.is_finite()) {
+        return answer;
+    }
+    let (ra, rb) = (pair.a.inflation(), pair.b.inflation());
+    Penetration {
+        depth: d.h.max_of(R::ZERO) + ra + rb,
+        normal: pose_a.transform_vector(d.n),
+        p_a: pose_a.transform_point(d.a + d.n * ra),
+        p_b: pose_a.transform_point(d.b - d.n * rb),
+        iterations: answer.iterations.saturating_add(d.supports),
+        status: answer.status,
+    }
 }
 
 /// Why the simplex could not be grown to a tetrahedron.
@@ -345,14 +399,73 @@ where
             return Err(Flat { normal: s });
         }
     }
-    // Orient positively: det(w1 - w0, w2 - w0, w3 - w0) > 0.
-    let [p, q, r, s] = [poly.w[0], poly.w[1], poly.w[2], poly.w[3]];
-    if (q - p).dot((r - p).cross(s - p)) < R::ZERO {
-        poly.w.swap(1, 2);
-        poly.a.swap(1, 2);
-    }
     poly.tetrahedron();
     Ok(())
+}
+
+/// The four directions of a regular tetrahedron's vertices (unnormalized:
+/// support directions need no unit length).
+const TETRAHEDRAL: [[f64; 3]; 4] = [
+    [1.0, 1.0, 1.0],
+    [1.0, -1.0, -1.0],
+    [-1.0, 1.0, -1.0],
+    [-1.0, -1.0, 1.0],
+];
+
+/// Replaces a starting tetrahedron with the origin on its boundary by the
+/// difference's support points along [`TETRAHEDRAL`], when those hold the
+/// origin strictly inside (all faces farther than the tolerance).
+///
+/// GJK may end on a simplex with the origin on a face or an edge although
+/// the cores overlap deeply (a point at a cylinder's centre: support
+/// points along symmetric directions are antipodal, and the segment
+/// between two of them passes through the centre). A face through the
+/// origin is the closest, and expanding it never removes an edge through
+/// the origin: every new face on that edge passes through it again, so
+/// EPA's lower bound stays at zero until the polytope is full. When the
+/// tetrahedral supports do not contain the origin strictly (it is on
+/// `C`'s boundary: the cores touch), the polytope is left as it is.
+fn reseat_off_origin<R, A, B, const I: bool, const V: usize, const F: usize>(
+    pair: &mut MinkowskiDiff<'_, R, A, B, I>,
+    poly: &mut Polytope<R, V, F>,
+    rel_tol: R,
+    scale: &mut R,
+    iterations: &mut u32,
+) where
+    R: Real,
+    A: Support<R>,
+    B: Support<R>,
+{
+    let tol = rel_tol * *scale;
+    let nearest = |p: &Polytope<R, V, F>| p.face(p.closest_face()).d;
+    if !(nearest(poly) <= tol) || V < 4 {
+        return;
+    }
+    let sp = TETRAHEDRAL.map(|[x, y, z]| {
+        *iterations += 1;
+        pair.support(Vec3::new(R::lit(x), R::lit(y), R::lit(z)))
+    });
+    // Outward normals of the tetrahedron's faces (positively oriented),
+    // each face's distance from the origin along its normal.
+    let [p0, p1, p2, p3] = sp.map(|s| s.w);
+    let volume = (p1 - p0).dot((p2 - p0).cross(p3 - p0));
+    let (q1, q2) = if volume < R::ZERO { (p2, p1) } else { (p1, p2) };
+    let faces = [[p0, q2, q1], [p0, q1, p3], [p0, p3, q2], [q1, q2, p3]];
+    let inside = faces.iter().all(|[a, b, c]| {
+        (*b - *a)
+            .cross(*c - *a)
+            .try_normalize()
+            .is_some_and(|n| n.dot(*a) > tol)
+    });
+    if !inside {
+        return;
+    }
+    poly.clear();
+    for s in &sp {
+        *scale = scale.max_of(s.a.max_abs()).max_of(s.b.max_abs());
+        poly.push_vertex(s);
+    }
+    poly.tetrahedron();
 }
 
 /// Two faces whose unit normals' dot product is within this many `ε` of 1

@@ -214,9 +214,16 @@ impl<R: Real, const V: usize, const F: usize> Polytope<R, V, F> {
         }
     }
 
-    /// Makes the four faces of the tetrahedron on vertices 0 to 3, which
-    /// must have positive volume: `det(w1 - w0, w2 - w0, w3 - w0) > 0`.
+    /// Makes the four faces of the tetrahedron on vertices 0 to 3, first
+    /// swapping vertices 1 and 2 when its volume is negative, so that
+    /// `det(w1 - w0, w2 - w0, w3 - w0) > 0` (a flat one is the caller's to
+    /// refuse).
     pub(super) fn tetrahedron(&mut self) {
+        let [p, q, r, s] = [self.w[0], self.w[1], self.w[2], self.w[3]];
+        if (q - p).dot((r - p).cross(s - p)) < R::ZERO {
+            self.w.swap(1, 2);
+            self.a.swap(1, 2);
+        }
         // With positive volume, face (0,1,2) seen from 3 is clockwise: these
         // are the outward (counter-clockwise from outside) orders, and the
         // faces across each one's edges.
