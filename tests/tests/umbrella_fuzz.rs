@@ -63,7 +63,6 @@ fn manifolds_reach_both_regimes_f32() {
 }
 
 #[test]
-#[ignore = "finds an open library bug (two coincident cylinders in f64: the deepest manifold point below the overlap along the normal; fuzz/open-bugs/contact_manifold); see the issue 32 report"]
 fn manifolds_reach_both_regimes_f64() {
     manifolds_reach_both_regimes::<f64>();
 }

@@ -50,11 +50,17 @@ fn axis<R: Real>(i: usize) -> Vec3<R> {
 
 /// The manifold of two boxes within `margin` (meters, `>= 0`; poses
 /// finite), normal from A to B, world frame.
+///
+/// `None` when the cores are apart and their closest points are not on
+/// the feature pair the 15 axes found: a box's edge or corner nearest the
+/// other's (the gap is then along no face normal nor edge cross product,
+/// and rounded boxes touch along it); the general convex path answers
+/// those from GJK's closest points.
 pub(crate) fn box_box_manifold<R: Real>(
     a: PosedBox<'_, R>,
     b: PosedBox<'_, R>,
     margin: R,
-) -> Manifold<R> {
+) -> Option<Manifold<R>> {
     let (ha, hb) = (a.shape.half_extents(), b.shape.half_extents());
     // B's axes and centre in A's frame.
     let rot = a.pose.rotation.transpose_mul_mat(&b.pose.rotation);
@@ -103,7 +109,8 @@ pub(crate) fn box_box_manifold<R: Real>(
     }
     let most = face_a.1.max_of(face_b.1).max_of(edge.3);
     if !(most - inflation <= margin) {
-        return Manifold::new();
+        // The 15 axes' largest gap is a lower bound on the cores' gap.
+        return Some(Manifold::new());
     }
     let size = ha.norm().min_of(hb.norm());
     let prefer = R::lit(BOX_FEATURE_PREFERENCE) * size;
@@ -115,17 +122,30 @@ pub(crate) fn box_box_manifold<R: Real>(
         let (i, j, l, _) = edge;
         if let Some(p) = edge_contact(&a, &b, &c, t, i, j, l, margin, size) {
             cands.push(p, distinct);
-            return cands.reduce(p.normal);
+            return Some(cands.reduce(p.normal));
         }
     }
-    let normal = if b_face {
-        let n = face_contact(&b, &a, face_b.0, margin, distinct, true, &mut cands);
-        -n
+    let (normal, lowest) = if b_face {
+        let (n, lowest) = face_contact(&b, &a, face_b.0, margin, distinct, true, &mut cands);
+        (-n, lowest)
     } else {
         face_contact(&a, &b, face_a.0, margin, distinct, false, &mut cands)
     };
-    cands.reduce(normal)
+    // Apart, the cores' gap is at least the axes' largest, and at most the
+    // height of any clipped point over the reference face: the face holds
+    // the closest points only when one comes down to that largest gap.
+    let scale = t.norm() + ha.norm() + hb.norm();
+    let exact_slack = R::EPSILON * R::lit(EXACT_GAP_ULPS) * scale;
+    if most > R::ZERO && !(lowest <= most + exact_slack) {
+        return None;
+    }
+    Some(cands.reduce(normal))
 }
+
+/// Within how many `ε` of the boxes' scale the incident face's lowest
+/// clipped point must reach the face's gap, for a pair whose cores are
+/// apart, to be the closest points.
+const EXACT_GAP_ULPS: f64 = 64.0;
 
 /// The single point between A's edge along `e_i` and B's along `c_j`
 /// (`l` the unit axis, A's frame). `None` when the closest points of the
@@ -176,8 +196,10 @@ fn edge_contact<R: Real>(
 /// The points of face `i` of the reference box `r` (the side facing the
 /// incident box `inc`) against the incident box's most anti-parallel face,
 /// clipped to the reference face's rectangle, into `out`. Returns the
-/// world normal from `r` to `inc`; the points' normals are flipped when
-/// `flipped` (the reference box is the pair's B).
+/// world normal from `r` to `inc` and the least height of the clipped
+/// points above the reference face's core (`∞` when none is left); the
+/// points' normals are flipped when `flipped` (the reference box is the
+/// pair's B).
 fn face_contact<R: Real>(
     r: &PosedBox<'_, R>,
     inc: &PosedBox<'_, R>,
@@ -186,7 +208,7 @@ fn face_contact<R: Real>(
     distinct: R,
     flipped: bool,
     out: &mut Candidates<R>,
-) -> Vec3<R> {
+) -> (Vec3<R>, R) {
     let (hr, hi) = (r.shape.half_extents(), inc.shape.half_extents());
     let rot = r.pose.rotation.transpose_mul_mat(&inc.pose.rotation);
     let t = r
@@ -236,14 +258,16 @@ fn face_contact<R: Real>(
             poly = next;
             len = m;
             if len == 0 {
-                return normal;
+                return (normal, R::INFINITY);
             }
         }
     }
     let top = hr.get(i);
+    let mut lowest = R::INFINITY;
     for p in &poly[..len] {
         // Height of the incident point above the reference face (core).
         let sep = s * p.get(i) - top;
+        lowest = lowest.min_of(sep);
         let depth = r.margin + inc.margin - sep;
         if depth >= -margin {
             let on_ref = *p - n_ref * sep + n_ref * r.margin;
@@ -258,5 +282,5 @@ fn face_contact<R: Real>(
             );
         }
     }
-    normal
+    (normal, lowest)
 }

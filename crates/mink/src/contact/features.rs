@@ -199,8 +199,9 @@ where
 
 /// The pair's penetration answer with `params.method`; when that is MPR
 /// and deeper than [`EPA_DEPTH_FRACTION`] of the smaller shape's size,
-/// GJK+EPA's answer instead if it is shallower (both are overlaps along
-/// their normals, so the shallower is closer to the penetration depth).
+/// GJK+EPA's answer instead if it converged and is shallower (both are
+/// overlaps along their normals, so the shallower is closer to the
+/// penetration depth).
 /// The perturbation's queries take it too, so that they see the pair as
 /// the first contact did. `size` is the pair's [`pair_size`], measured
 /// here when needed and not yet known.
@@ -230,8 +231,12 @@ where
     if !(-p.distance > R::lit(EPA_DEPTH_FRACTION) * scale) {
         return p;
     }
+    // Only a converged EPA answer is an overlap along its normal: one cut
+    // short by its polytope's capacity reports a depth below the overlap
+    // there, so being shallower proves nothing.
     let exact = penetration(ba, bb, Method::Epa);
-    if exact.status.is_answer() && exact.distance > p.distance {
+    let proven = matches!(exact.status, Status::Converged | Status::Exact);
+    if proven && exact.distance > p.distance {
         exact
     } else {
         p
@@ -261,11 +266,10 @@ fn feature_points<R, U, A, B>(
     // the extreme cannot be within the margin of a flat counterpart.
     let tol = (-first.distance).max_of(R::ZERO) + margin + R::lit(FEATURE_SLOP_FRACTION) * scale;
     let frame = Frame::new(n);
-    let slop = R::lit(FEATURE_SLOP_FRACTION) * scale;
-    let Some(fa) = feature(a, &ba.pose, n, tol, slop, &frame, distinct) else {
+    let Some(fa) = feature(a, &ba.pose, n, tol, scale, &frame) else {
         return;
     };
-    let Some(fb) = feature(b, &bb.pose, -n, tol, slop, &frame, distinct) else {
+    let Some(fb) = feature(b, &bb.pose, -n, tol, scale, &frame) else {
         return;
     };
     // Each shape's surface over a patch vertex: its core's height there,
@@ -291,24 +295,35 @@ fn feature_points<R, U, A, B>(
 /// The feature of shape `s` at `pose` along the world direction `dir`:
 /// its support set within `tol` meters of the extreme, or, when that set
 /// is not flat (on a deep pair it reaches past the touching face, onto
-/// the faces beside it), within a quarter of that, down to `slop`.
+/// the faces beside it), within a quarter of that, down to the feature
+/// slop ([`FEATURE_SLOP_FRACTION`] of `scale`, the pair's smaller size).
+/// Points closer than [`DISTINCT_FRACTION`] of `scale` across the normal
+/// merge. A set is flat when its points lie within [`FLAT_FRACTION`] of
+/// the slop (or the round-off of their world coordinates, if larger) of
+/// one point, segment or plane: the patch's depths are that plane's
+/// heights, so a set spanning two faces closer than the slop (a thin
+/// plate seen edge-on, both its faces within the tolerance) is not one
+/// feature.
 fn feature<R: Real, S: Support<R>>(
     s: &S,
     pose: &Iso3<R>,
     dir: Vec3<R>,
     tol: R,
-    slop: R,
+    scale: R,
     frame: &Frame<R>,
-    len_tol: R,
 ) -> Option<Feature<R>> {
     let local = pose.inverse_transform_vector(dir);
+    let slop = R::lit(FEATURE_SLOP_FRACTION) * scale;
+    let len_tol = R::lit(DISTINCT_FRACTION) * scale;
+    let round_off = R::lit(64.0) * R::EPSILON * (pose.translation.norm() + scale);
+    let flat_tol = (slop * R::lit(FLAT_FRACTION)).max_of(round_off);
     let mut tol = tol;
     for _ in 0..MAX_FEATURE_TRIES {
         let mut set = SupportSet::new();
         // A set past its capacity keeps the points that fit: still points
         // of the feature, so the patch stays on both surfaces.
         let _ = s.support_set(local, tol, &mut set);
-        if let Ok(f) = Feature::of(set.points(), pose, frame, len_tol) {
+        if let Ok(f) = Feature::of(set.points(), pose, frame, len_tol, flat_tol) {
             return f;
         }
         if !(tol > slop) {
@@ -318,6 +333,12 @@ fn feature<R: Real, S: Support<R>>(
     }
     None
 }
+
+/// The flatness tolerance of a touching feature, as a fraction of the
+/// feature slop ([`FEATURE_SLOP_FRACTION`] of the smaller shape's size):
+/// a quarter, 2.5e-4 of the size, the most a patch point's depth may be
+/// off the feature's true height.
+pub const FLAT_FRACTION: f64 = 0.25;
 
 /// How many support sets [`feature`] takes, each within a quarter of the
 /// previous tolerance, before it gives up on a set that is not flat: 1 m

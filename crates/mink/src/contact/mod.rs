@@ -14,7 +14,9 @@
 //!
 //! How each pair is worked (one routine a file):
 //! - box–box: closed-form separating-axis test over the 15 axes, then the
-//!   incident face clipped to the reference face (`box_box`);
+//!   incident face clipped to the reference face (`box_box`); cores apart
+//!   with an edge or corner nearest (rounded boxes, wide margins) go the
+//!   general convex way below, since their gap is along none of the axes;
 //! - a box (without a margin of its own) against a half-space: its
 //!   corners within reach, each with its own depth (`box_half_space`);
 //! - a half-space against any other shape: the shape's support set along the
@@ -54,7 +56,7 @@ mod rounded;
 
 pub use box_box::BOX_FEATURE_PREFERENCE;
 pub use features::{
-    DISTINCT_FRACTION, EPA_DEPTH_FRACTION, FEATURE_SLOP_FRACTION, PARALLEL_EDGE_SIN,
+    DISTINCT_FRACTION, EPA_DEPTH_FRACTION, FEATURE_SLOP_FRACTION, FLAT_FRACTION, PARALLEL_EDGE_SIN,
 };
 pub use patch::MIN_FACE_COS;
 pub use perturb::PERTURBATION_ANGLE;
@@ -167,8 +169,8 @@ pub fn contact_manifold_with<R: Real, U: Support<R>>(
 /// keeps for this pair (this order of `a` and `b`) across frames: a pair
 /// that moved a little converges in fewer GJK iterations (a resting pair in
 /// about one). The answer is the cold one to within GJK's tolerance; a
-/// fresh cache gives exactly [`contact_manifold`]. Pairs with a closed form
-/// (box–box, half-spaces) leave the cache as it is. The cache belongs to
+/// fresh cache gives exactly [`contact_manifold`]. Pairs answered in closed
+/// form (box–box, half-spaces) leave the cache as it is. The cache belongs to
 /// this pair of shapes: see [`GjkCache`].
 pub fn contact_manifold_cached<R: Real, U: Support<R>>(
     a: &Body<'_, '_, R, U>,
@@ -213,7 +215,7 @@ fn manifold_with<R: Real, U: Support<R>>(
     if !(params.margin.finite() && params.margin >= R::ZERO && valid(a) && valid(b)) {
         return Manifold::new();
     }
-    let m = match (a.shape, b.shape) {
+    let boxes = match (a.shape, b.shape) {
         (Shape::Cuboid(sa), Shape::Cuboid(sb)) if params.patch != Patch::Single => {
             let posed = |shape, body: &Body<'_, '_, R, U>| PosedBox {
                 shape,
@@ -222,6 +224,12 @@ fn manifold_with<R: Real, U: Support<R>>(
             };
             box_box_manifold(posed(sa, a), posed(sb, b), params.margin)
         }
+        _ => None,
+    };
+    if let Some(m) = boxes {
+        return finite_only(m);
+    }
+    let m = match (a.shape, b.shape) {
         (Shape::HalfSpace(p), Shape::Cuboid(c))
             if params.patch == Patch::Auto && b.margin == R::ZERO =>
         {

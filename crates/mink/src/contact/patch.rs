@@ -177,14 +177,15 @@ impl<R: Real> Feature<R> {
     /// it and drops vertices within it of a hull edge. `Ok(None)` when
     /// there is no point, or a polygon is too steep to be a face
     /// ([`MIN_FACE_COS`]); [`NotFlat`] when a point lies more than
-    /// `len_tol` off the feature along the normal (the set spans several
-    /// faces, or an edge along the normal), so that no point, segment or
-    /// plane gives its heights.
+    /// `flat_tol` (meters) off the feature along the normal (the set spans
+    /// several faces, or an edge along the normal), so that no point,
+    /// segment or plane gives its heights.
     pub fn of(
         points: &[Vec3<R>],
         pose: &Iso3<R>,
         frame: &Frame<R>,
         len_tol: R,
+        flat_tol: R,
     ) -> Result<Option<Self>, NotFlat> {
         let mut pts = [P2::ZERO; SUPPORT_SET_CAPACITY];
         let count = points.len().min(SUPPORT_SET_CAPACITY);
@@ -194,7 +195,7 @@ impl<R: Real> Feature<R> {
         let pts = &mut pts[..count];
         let feature = Self::fitted(pts, len_tol);
         if let Some(f) = &feature {
-            let off = |q: &P2<R>| !((q.h - f.height(q.u, q.v)).abs() <= len_tol);
+            let off = |q: &P2<R>| !((q.h - f.height(q.u, q.v)).abs() <= flat_tol);
             if pts.iter().any(off) {
                 return Err(NotFlat);
             }

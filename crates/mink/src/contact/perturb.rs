@@ -46,7 +46,11 @@ pub(crate) enum PerturbSide {
 /// query's normal (its deepest point there, exact whatever the query's
 /// witness interpolates), turned back; the other side's height comes from
 /// the perturbed query's witness on it, which the turned point must face
-/// (within twice `distinct` across the normal) to count.
+/// (within twice `distinct` across the perturbed normal, and again across
+/// the first normal once turned back, plus the turn's sweep at that
+/// point) to count. A perturbed query that
+/// did not finish ([`Status::is_finished`](crate::query::Status::is_finished))
+/// gives no point: its witnesses need not lie on the surfaces.
 pub(crate) fn perturbed_contacts<R, U, A, B>(
     a: &A,
     ba: &Body<'_, '_, R, U>,
@@ -90,7 +94,7 @@ pub(crate) fn perturbed_contacts<R, U, A, B>(
                     ..*ba
                 };
                 let p = deep_checked(a, &ta, b, bb, params, &mut Some(size));
-                if !p.status.is_answer() {
+                if !p.status.is_finished() {
                     continue;
                 }
                 let local = a.support(
@@ -110,7 +114,7 @@ pub(crate) fn perturbed_contacts<R, U, A, B>(
                     ..*bb
                 };
                 let p = deep_checked(a, ba, b, &tb, params, &mut Some(size));
-                if !p.status.is_answer() {
+                if !p.status.is_finished() {
                     continue;
                 }
                 let local = b.support(
@@ -125,6 +129,20 @@ pub(crate) fn perturbed_contacts<R, U, A, B>(
                 (p.p_a, bb.pose.transform_point(local) + dir * ib)
             }
         };
+        // The two surface points must also face each other along the
+        // first normal: on a deep pair a small turn can swing the
+        // perturbed query's normal far from it, and its witness on the
+        // other shape is then nowhere under the turned point. Turning back
+        // moves the turned point by up to the angle times its arm from the
+        // shape's origin, which is allowed on top.
+        let (turned_point, origin) = match side {
+            PerturbSide::A => (on_a, ba.pose.translation),
+            PerturbSide::B => (on_b, bb.pose.translation),
+        };
+        let swing = angle * (turned_point - origin).norm();
+        if lateral(on_a, on_b, n) > tol + swing {
+            continue;
+        }
         let depth = (on_a - on_b).dot(n);
         if !(depth >= -params.margin) {
             continue;

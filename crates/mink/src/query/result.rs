@@ -63,6 +63,15 @@ impl Status {
     pub fn is_answer(self) -> bool {
         !matches!(self, Status::InvalidInput | Status::Unsupported)
     }
+
+    /// `true` when the algorithm finished ([`Status::Exact`],
+    /// [`Status::Converged`], [`Status::Unverified`]): the answer is
+    /// self-consistent, each witness on its shape and, overlapping,
+    /// `p_a - p_b = depth * normal`. `false` for an answer a cap or
+    /// round-off cut short, and for a failed query.
+    pub fn is_finished(self) -> bool {
+        matches!(self, Status::Exact | Status::Converged | Status::Unverified)
+    }
 }
 
 /// The answer of [`distance`](crate::query::distance) and
