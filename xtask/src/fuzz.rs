@@ -64,20 +64,13 @@ const INPUT_TIMEOUT_SECONDS: u64 = 10;
 /// Targets `fuzz-ci` leaves out, each with the open library bug its oracle
 /// finds within seconds (inputs in `fuzz/open-bugs/<target>/`). A target
 /// leaves this list when its bugs are fixed; `fuzz-smoke` runs them all.
-pub const OPEN_BUGS: &[(&str, &str)] = &[
-    (
-        "contact_manifold",
-        "about 1 in 2,000 random inputs (17 of 34,000, all but one f64): a point found by \
+pub const OPEN_BUGS: &[(&str, &str)] = &[(
+    "contact_manifold",
+    "about 1 in 2,000 random inputs (17 of 34,000, all but one f64): a point found by \
          turning a round shape, mapped back, about 1e-2 of the size across the normal from \
          the other shape's witness (off a segment, a rim or a triangle), or inside the other \
          shape on a nested pair",
-    ),
-    (
-        "scene_step",
-        "a deep box-capsule pair (0.9 m) whose contact in a warm-started scene step is 2.5 cm \
-         deeper than the same pair's direct manifold (f64, 1 of 4,000 random inputs)",
-    ),
-];
+)];
 
 /// How long each target runs.
 #[derive(Clone, Copy, Debug)]

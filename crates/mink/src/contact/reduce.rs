@@ -91,20 +91,27 @@ impl<R: Real> Candidates<R> {
         self.points.len()
     }
 
-    /// At most [`MAX_MANIFOLD_POINTS`] of the points: all of them when they
-    /// fit, else the deepest, the point farthest from it, the point making
-    /// the largest triangle with those two, and the point adding the most
-    /// area outside that triangle (areas seen along `normal`, unit).
+    /// At most [`MAX_MANIFOLD_POINTS`] of the points, the deepest first (so
+    /// that a caller keeping fewer keeps it): all of them when they fit,
+    /// the others in their order; else the deepest, the point farthest
+    /// from it, the point making the largest triangle with those two, and
+    /// the point adding the most area outside that triangle (areas seen
+    /// along `normal`, unit).
     pub fn reduce(&self, normal: Vec3<R>) -> Manifold<R> {
         let pts = self.as_slice();
         let mut out = Manifold::new();
+        let i0 = best(pts, |q| q.depth);
         if pts.len() <= MAX_MANIFOLD_POINTS {
-            for p in pts {
-                out.push(*p);
+            if let Some(deepest) = pts.get(i0) {
+                out.push(*deepest);
+            }
+            for (i, p) in pts.iter().enumerate() {
+                if i != i0 {
+                    out.push(*p);
+                }
             }
             return out;
         }
-        let i0 = best(pts, |q| q.depth);
         let p0 = pts[i0].position;
         let i1 = best(pts, |q| (q.position - p0).norm_squared());
         let p1 = pts[i1].position;

@@ -560,6 +560,54 @@ fn boxes_with_margins<R: Real>() {
 }
 for_each_real!(boxes_with_margins_agree_with_gjk, boxes_with_margins);
 
+/// A capsule standing tilted under a box, its top end inside the box's
+/// footprint and its segment crossing the footprint's edge: the manifold
+/// holds the end (the deepest point) and the segment clipped at the edge,
+/// shallower. The deepest comes first, so a caller keeping one point
+/// (`collide` with a cap of 1, a scene's `max_points_per_pair`) keeps it.
+/// Depth in closed form: the capsule's top along +z to the box's bottom
+/// face. (Found by the scene_step fuzz target: the direct manifold kept
+/// the clipped point, 2.4 cm shallower than the scene's.)
+fn deepest_first<R: Real>() {
+    let half = v::<R>(1.592, 1.826, 0.809);
+    let cuboid: Shape<'_, R> = Cuboid::new(half).unwrap().into();
+    let (radius, half_length) = (1.1, 0.489);
+    let capsule: Shape<'_, R> = Capsule::new(R::lit(radius), R::lit(half_length))
+        .unwrap()
+        .into();
+    let axis = v::<R>(-0.0959, -0.9011, 0.4230).normalize_or(Vec3::Z);
+    let rotation = Mat3::from_cols(
+        axis.any_orthonormal(),
+        axis.cross(axis.any_orthonormal()),
+        axis,
+    );
+    let centre = v::<R>(1.6147, 1.0344, -1.1706);
+    let a = Body::new(&cuboid, Iso3::IDENTITY);
+    let b = Body::new(&capsule, pose(rotation, centre));
+    let top = centre + axis * R::lit(half_length);
+    assert!(top.x < half.x && (centre - axis * R::lit(half_length)).y < half.y);
+    let depth = top.z + R::lit(radius) + half.z;
+    let m = contact_manifold(&a, &b, &ContactParams::new());
+    assert!(m.len() >= 2, "{m:?}");
+    let first = m.as_slice()[0];
+    assert!(
+        (first.depth - depth).abs() < tol::<R>() * R::lit(10.0),
+        "{m:?}"
+    );
+    assert!(m.as_slice().iter().all(|c| c.depth <= first.depth), "{m:?}");
+    let (ca, cb): (mink::Collider<'_, R>, mink::Collider<'_, R>) = (cuboid.into(), capsule.into());
+    let mut kept = Vec::new();
+    mink::collide(&ca, &a.pose, &cb, &b.pose, &ContactParams::new(), 1, |p| {
+        kept.push(p)
+    });
+    assert_eq!(kept.len(), 1);
+    assert!(
+        (kept[0].depth - depth).abs() < tol::<R>() * R::lit(10.0),
+        "{kept:?}"
+    );
+}
+for_each_real!(the_deepest_point_comes_first, deepest_first);
+
 fn capsules_and_cylinders_on_boxes<R: Real>() {
     let cube: Shape<'_, R> = Cuboid::new(v(0.5, 0.5, 0.5)).unwrap().into();
     let a = Body::new(&cube, Iso3::IDENTITY);
