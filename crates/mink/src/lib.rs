@@ -6,12 +6,14 @@
 //! (`f32` or `f64`).
 //!
 //! This umbrella crate re-exports the workspace's crates and adds what needs
-//! all of them: the [`Shape`] enum for scenes of mixed shapes and its pair
-//! matrix ([`dispatch_pair`]), which resolves a pair of shapes to their
-//! concrete types once per query and then runs fully monomorphized code;
-//! and the queries on two shapes of the enum ([`distance`], [`penetration`],
-//! [`intersect`], in [`query`]), whose algorithm per pair (analytic, GJK,
-//! MPR, GJK+EPA) is chosen at compile time from one table.
+//! all of them: the [`Shape`] enum for scenes of mixed shapes, and one pair
+//! table that resolves a pair of shapes to their concrete types once per
+//! call and runs the pair's routine on them, fully monomorphized. Every
+//! query kind is a method of that routine: the queries on two shapes
+//! ([`distance`], [`penetration`], [`intersect`], in [`query`]; analytic,
+//! GJK, MPR or GJK+EPA per pair, chosen at compile time), the contact
+//! manifolds ([`contact_manifold`], [`collide`], the [`scene`]), and your
+//! own queries ([`dispatch_pair`] with a [`PairVisitor`], below).
 //!
 //! | crate | what it does |
 //! |---|---|
@@ -64,7 +66,7 @@
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
-#[cfg(feature = "std")]
+#[cfg(any(test, feature = "std"))]
 extern crate std;
 
 pub use mink_broadphase as broadphase;
@@ -78,6 +80,7 @@ pub use mink_support as support;
 
 pub mod collider;
 pub mod contact;
+mod pair;
 pub mod query;
 pub mod scene;
 mod shape;

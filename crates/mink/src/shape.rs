@@ -2,9 +2,9 @@
 //! is generated from.
 //!
 //! [`shape_list!`] is the only place the built-in shapes are named. It
-//! expands into the [`Shape`] enum, its per-shape methods, and the pair
-//! matrix of [`dispatch_pair`](crate::dispatch_pair): adding a shape is one
-//! line there. A user's own shape joins through the `U` parameter
+//! expands into the [`Shape`] enum, its per-shape methods (names included),
+//! and the pair matrix of the pair table (`crate::pair`): adding a shape is
+//! one line there. A user's own shape joins through the `U` parameter
 //! ([`Shape::Custom`]) without editing this crate.
 
 use mink_support::{
@@ -13,39 +13,51 @@ use mink_support::{
 };
 
 /// Calls `$callback!` with the list of every convex shape of [`Shape`], as
-/// `Variant(Type)` items. Types may name `R` (the scalar), `'a` (the
-/// lifetime of borrowed hull data) and `U` (the user's shape).
+/// `Variant(Type) = "name"` items (the name is the shape's in the query
+/// format). Types may name `R` (the scalar), `'a` (the lifetime of
+/// borrowed hull data) and `U` (the user's shape).
 #[macro_export]
 #[doc(hidden)]
 macro_rules! shape_list {
     ($callback:ident) => {
         $callback! {
             /// A point (a probe).
-            Point(Point),
+            Point(Point) = "point",
             /// A sphere: a point core swept by its radius.
-            Sphere(Sphere<R>),
+            Sphere(Sphere<R>) = "sphere",
             /// A box.
-            Cuboid(Cuboid<R>),
+            Cuboid(Cuboid<R>) = "box",
             /// A capsule: a segment core along local z swept by its radius.
-            Capsule(Capsule<R>),
+            Capsule(Capsule<R>) = "capsule",
             /// A line segment.
-            Segment(Segment<R>),
+            Segment(Segment<R>) = "segment",
             /// A box with rounded edges: a box core swept by a margin.
-            RoundedCuboid(Rounded<Cuboid<R>, R>),
+            RoundedCuboid(Rounded<Cuboid<R>, R>) = "rounded box",
             /// An ellipsoid.
-            Ellipsoid(Ellipsoid<R>),
+            Ellipsoid(Ellipsoid<R>) = "ellipsoid",
             /// A cylinder along local z.
-            Cylinder(Cylinder<R>),
+            Cylinder(Cylinder<R>) = "cylinder",
             /// A cone along local z, apex at `+half_length`.
-            Cone(Cone<R>),
+            Cone(Cone<R>) = "cone",
             /// A triangle (flat, no volume).
-            Triangle(Triangle<R>),
+            Triangle(Triangle<R>) = "triangle",
             /// A terrain cell: a triangle extruded down to a base height.
-            TerrainPrism(TerrainPrism<R>),
+            TerrainPrism(TerrainPrism<R>) = "terrain prism",
             /// A convex hull, borrowing its arrays (lifetime `'a`).
-            Hull(HullView<'a, R>),
+            Hull(HullView<'a, R>) = "convex",
         }
     };
+}
+
+/// A query on one shape of known type, run by [`Shape::visit`] (pairs of
+/// shapes go through the pair table instead, `crate::pair`).
+pub(crate) trait ShapeVisitor<R: Real> {
+    /// What the query returns.
+    type Output;
+    /// Runs the query on a convex shape.
+    fn convex<S: Support<R>>(self, shape: &S) -> Self::Output;
+    /// Runs the query on a half-space.
+    fn half_space(self, plane: &HalfSpace<R>) -> Self::Output;
 }
 
 /// The shape type used when the user has none of their own: it has no
@@ -62,7 +74,7 @@ impl<R: Real> Support<R> for NoCustomShape {
 }
 
 macro_rules! define_shape_enum {
-    ($( $(#[$doc:meta])* $variant:ident($ty:ty), )*) => {
+    ($( $(#[$doc:meta])* $variant:ident($ty:ty) = $name:literal, )*) => {
         /// Any shape mink knows, for scenes of mixed shapes.
         ///
         /// Every variant but [`Shape::HalfSpace`] is convex and bounded and
@@ -104,10 +116,21 @@ macro_rules! define_shape_enum {
                 }
             }
 
+            /// Runs `visitor` on the shape's concrete type (one `match`):
+            /// [`ShapeVisitor::convex`] for a convex shape,
+            /// [`ShapeVisitor::half_space`] for a half-space.
+            pub(crate) fn visit<V: ShapeVisitor<R>>(&self, visitor: V) -> V::Output {
+                match self {
+                    $( Shape::$variant(s) => visitor.convex(s), )*
+                    Shape::Custom(s) => visitor.convex(s),
+                    Shape::HalfSpace(h) => visitor.half_space(h),
+                }
+            }
+
             /// The shape's name as in the query format (`"sphere"`, ...).
             pub fn name(&self) -> &'static str {
                 match self {
-                    $( Shape::$variant(_) => shape_name(stringify!($variant)), )*
+                    $( Shape::$variant(_) => $name, )*
                     Shape::Custom(_) => "custom",
                     Shape::HalfSpace(_) => "plane",
                 }
@@ -117,7 +140,8 @@ macro_rules! define_shape_enum {
         /// Resolves the pair `(a, b)` to its two concrete types, once, and
         /// calls `visitor` with them: every pair of the shape list is a
         /// separate monomorphized call, with no `dyn` and no function
-        /// pointer. The cost is one two-level `match` per query. Pairs with
+        /// pointer. The cost is one two-level `match` per query, the same
+        /// one every query of mink resolves its pairs with. Pairs with
         /// a half-space go to [`PairVisitor::half_space`](crate::PairVisitor::half_space)
         /// (and [`PairVisitor::half_spaces`](crate::PairVisitor::half_spaces)
         /// for two of them).
@@ -131,30 +155,7 @@ macro_rules! define_shape_enum {
             U: Support<R>,
             V: crate::PairVisitor<R>,
         {
-            match a {
-                $( Shape::$variant(a) => dispatch_second(a, b, visitor), )*
-                Shape::Custom(a) => dispatch_second(a, b, visitor),
-                Shape::HalfSpace(a) => match b {
-                    $( Shape::$variant(b) => visitor.half_space(a, b, true), )*
-                    Shape::Custom(b) => visitor.half_space(a, b, true),
-                    Shape::HalfSpace(b) => visitor.half_spaces(a, b),
-                },
-            }
-        }
-
-        #[inline(always)]
-        fn dispatch_second<'a, R, U, A, V>(a: &A, b: &Shape<'a, R, U>, visitor: V) -> V::Output
-        where
-            R: Real,
-            U: Support<R>,
-            A: Support<R>,
-            V: crate::PairVisitor<R>,
-        {
-            match b {
-                $( Shape::$variant(b) => visitor.convex(a, b), )*
-                Shape::Custom(b) => visitor.convex(a, b),
-                Shape::HalfSpace(b) => visitor.half_space(b, a, false),
-            }
+            crate::pair::table::run_pair(a, b, crate::pair::table::VisitQuery(visitor))
         }
 
         $(
@@ -171,25 +172,6 @@ macro_rules! define_shape_enum {
             }
         }
     };
-}
-
-/// The query-format name of a variant.
-const fn shape_name(variant: &'static str) -> &'static str {
-    match variant.as_bytes() {
-        b"Point" => "point",
-        b"Sphere" => "sphere",
-        b"Cuboid" => "box",
-        b"Capsule" => "capsule",
-        b"Segment" => "segment",
-        b"RoundedCuboid" => "rounded box",
-        b"Ellipsoid" => "ellipsoid",
-        b"Cylinder" => "cylinder",
-        b"Cone" => "cone",
-        b"Triangle" => "triangle",
-        b"TerrainPrism" => "terrain prism",
-        b"Hull" => "convex",
-        _ => "custom",
-    }
 }
 
 shape_list!(define_shape_enum);

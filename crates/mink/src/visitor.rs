@@ -1,4 +1,5 @@
-//! What the pair matrix calls once it knows both concrete shape types.
+//! What the pair table runs, for a query of your own, once it knows both
+//! concrete shape types.
 
 use mink_support::{HalfSpace, Real, Support};
 

@@ -202,7 +202,7 @@ pub fn world_plane<R: Real>(h: &HalfSpace<R>, pose: &Iso3<R>) -> (Vec3<f64>, f64
 }
 
 macro_rules! define_shape_reach {
-    ($( $(#[$doc:meta])* $variant:ident($ty:ty), )*) => {
+    ($( $(#[$doc:meta])* $variant:ident($ty:ty) = $name:literal, )*) => {
         /// The reach of `shape` at `pose` along the world unit direction
         /// `n` (meters, no margin): `max over the shape of n · x`, from its
         /// support function; for a half-space its offset along its own

@@ -102,28 +102,19 @@ impl<R: Real> ContactSet<R> {
         }
     }
 
-    /// Passes at most `max_points` of the candidates to `emit` (normals
-    /// negated when `flip`), and returns how many it passed. All of them
+    /// Passes at most `max_points` of the candidates to `emit`, and returns
+    /// how many it passed. All of them
     /// when they fit; otherwise, the deepest first (among points within
     /// the merge distance of the deepest depth, the one farthest from the
     /// candidates' centroid, so a flat patch starts at a corner), then the
     /// point farthest from it, then the one making the largest triangle with
     /// those two, then the largest on the other side of their line, then
     /// each time the point farthest from every point chosen so far.
-    pub fn emit<F: FnMut(ContactPoint<R>)>(
-        &self,
-        max_points: usize,
-        flip: bool,
-        emit: &mut F,
-    ) -> usize {
+    pub fn emit<F: FnMut(ContactPoint<R>)>(&self, max_points: usize, emit: &mut F) -> usize {
         let all = self.as_slice();
-        let out = |p: &ContactPoint<R>, emit: &mut F| {
-            let normal = if flip { -p.normal } else { p.normal };
-            emit(ContactPoint { normal, ..*p });
-        };
         if all.len() <= max_points {
             for p in all {
-                out(p, emit);
+                emit(*p);
             }
             return all.len();
         }
@@ -143,7 +134,7 @@ impl<R: Real> ContactSet<R> {
             };
             chosen[k] = true;
             order[n] = k;
-            out(&all[k], emit);
+            emit(all[k]);
         }
         max_points
     }

@@ -36,9 +36,10 @@
 //! both vertex sets, plus every vertex and edge sampled in the other's
 //! field) and one EPA run: rare, and only where MPR is least reliable.
 
-use super::mesh::closed;
-use crate::contact::{contact_manifold, contact_manifold_from_first, ContactParams, Manifold};
-use crate::query::{Body, Method, Proximity, Status};
+use crate::contact::{finite_only, ContactParams, Manifold, Patch, Settings};
+use crate::pair::table::{run_pair, PairQuery};
+use crate::pair::{PairRoutine, Side};
+use crate::query::{Algorithm, Body, Method, Proximity, Status};
 use crate::shape::Shape;
 use mink_sdf::{convex_convex_deep, projection_overlap, SdfBody};
 use mink_support::{Iso3, Real, Support, Vec3};
@@ -57,7 +58,8 @@ use mink_support::{Iso3, Real, Support, Vec3};
 pub const DEEP_FALLBACK_FRACTION: f64 = 0.25;
 
 /// The manifold of convex shapes `sa` (field `fa`) at `pose_a` and `sb`
-/// (field `fb`) at `pose_b`, with the fallback of the module docs.
+/// (field `fb`) at `pose_b`, with the fallback of the module docs; empty
+/// on invalid input (a non-finite pose, a bad margin).
 pub(crate) fn manifold<R: Real, U: Support<R>>(
     sa: &Shape<'_, R, U>,
     fa: &SdfBody<'_, R>,
@@ -67,15 +69,22 @@ pub(crate) fn manifold<R: Real, U: Support<R>>(
     pose_b: &Iso3<R>,
     params: &ContactParams<R>,
 ) -> Manifold<R> {
-    let (ba, bb) = (Body::new(sa, *pose_a), Body::new(sb, *pose_b));
-    let closed_form =
-        matches!((sa, sb), (Shape::Cuboid(_), Shape::Cuboid(_))) || !closed(sa) || !closed(sb);
+    let (side_a, side_b) = (Body::new(sa, *pose_a).side(), Body::new(sb, *pose_b).side());
     let valid = params.margin.finite() && params.margin >= R::ZERO;
-    if closed_form || !valid || !pose_a.is_finite() || !pose_b.is_finite() {
-        return contact_manifold(&ba, &bb, params);
+    if !valid || !side_a.valid() || !side_b.valid() {
+        return Manifold::new();
     }
-    let first = penetration(&ba, fa, &bb, fb, params.method);
-    contact_manifold_from_first(&ba, &bb, params, first)
+    let query = DeepManifold {
+        deep: Deep {
+            sa: side_a,
+            sb: side_b,
+            fields: (fa, fb),
+            method: params.method,
+            size: inner_size(sa).min_of(inner_size(sb)),
+        },
+        margin: params.margin,
+    };
+    finite_only(run_pair(sa, sb, query))
 }
 
 /// The penetration of convex bodies `a` and `b` (as
@@ -90,7 +99,8 @@ pub(crate) fn manifold<R: Real, U: Support<R>>(
 /// bodies' margins), `p_b` B's vertex deepest along the normal (pushed
 /// out by B's margin) and `p_a = p_b + depth · normal`; `iterations`,
 /// `algorithm` and `status` stay the query's. Separated pairs, failures
-/// and closed forms are returned as the query gave them. Never panics.
+/// and closed forms are returned as the query gave them; a non-finite
+/// pose or a bad margin gives [`Status::InvalidInput`]. Never panics.
 pub fn penetration<R: Real, U: Support<R>>(
     a: &Body<'_, '_, R, U>,
     field_a: &SdfBody<'_, R>,
@@ -98,49 +108,106 @@ pub fn penetration<R: Real, U: Support<R>>(
     field_b: &SdfBody<'_, R>,
     method: Method,
 ) -> Proximity<R> {
-    let first = crate::query::penetration_first(a, b, method);
-    let box_pair = matches!((a.shape, b.shape), (Shape::Cuboid(_), Shape::Cuboid(_)));
-    let size = inner_size(a.shape).min_of(inner_size(b.shape));
-    if box_pair || !needs_fields(&first, size) {
-        return first;
+    let (sa, sb) = (a.side(), b.side());
+    if !sa.valid() || !sb.valid() {
+        return Proximity::failed(Status::InvalidInput, Algorithm::Analytic);
     }
-    let Some(deep) = convex_convex_deep(field_a, &a.pose, field_b, &b.pose) else {
-        return first;
+    let deep = Deep {
+        sa,
+        sb,
+        fields: (field_a, field_b),
+        method,
+        size: inner_size(a.shape).min_of(inner_size(b.shape)),
     };
-    // Every candidate is scored by the exact overlap along its axis; the
-    // smallest wins. EPA's axis joins MPR's and the fields': on polytopes
-    // it is the optimal axis (a face normal or an edge pair's cross
-    // product), which the fields' sampled gradients only approach.
-    let score = |n: Vec3<R>| projection_overlap(&field_a.mesh, &a.pose, &field_b.mesh, &b.pose, n);
-    let mut best = (deep.normal, deep.depth);
-    let mut consider = |n: Vec3<R>| {
-        let overlap = score(n);
-        if overlap < best.1 {
-            best = (n, overlap);
+    run_pair(a.shape, b.shape, deep)
+}
+
+/// The deep-checked penetration of one pair, run by the pair table on the
+/// concrete shapes: the sides, the two fields, the method and the smaller
+/// shape's [`inner_size`].
+struct Deep<'q, 'f, R: Real> {
+    sa: Side<R>,
+    sb: Side<R>,
+    fields: (&'q SdfBody<'f, R>, &'q SdfBody<'f, R>),
+    method: Method,
+    size: R,
+}
+
+impl<R: Real> PairQuery<R> for Deep<'_, '_, R> {
+    type Output = Proximity<R>;
+
+    fn run<A, B, T: PairRoutine<R, A, B>>(self, routine: &T, a: &A, b: &B) -> Proximity<R> {
+        let (sa, sb) = (&self.sa, &self.sb);
+        let first = routine.penetration(a, sa, b, sb, self.method);
+        if T::CLOSED_FORM || !needs_fields(&first, self.size) {
+            return first;
         }
-    };
-    consider(first.normal);
-    if method != Method::Epa && method != Method::Gjk {
-        let epa = crate::query::penetration_first(a, b, Method::Epa);
-        if epa.status.is_answer() && epa.distance < R::ZERO {
-            consider(epa.normal);
+        let (field_a, field_b) = self.fields;
+        let Some(deep) = convex_convex_deep(field_a, &sa.pose, field_b, &sb.pose) else {
+            return first;
+        };
+        // Every candidate is scored by the exact overlap along its axis;
+        // the smallest wins. EPA's axis joins MPR's and the fields': on
+        // polytopes it is the optimal axis (a face normal or an edge
+        // pair's cross product), which the fields' sampled gradients only
+        // approach.
+        let score =
+            |n: Vec3<R>| projection_overlap(&field_a.mesh, &sa.pose, &field_b.mesh, &sb.pose, n);
+        let mut best = (deep.normal, deep.depth);
+        let mut consider = |n: Vec3<R>| {
+            let overlap = score(n);
+            if overlap < best.1 {
+                best = (n, overlap);
+            }
+        };
+        consider(first.normal);
+        if self.method != Method::Epa && self.method != Method::Gjk {
+            let epa = routine.penetration(a, sa, b, sb, Method::Epa);
+            if epa.status.is_answer() && epa.distance < R::ZERO {
+                consider(epa.normal);
+            }
+        }
+        let (normal, overlap) = best;
+        let depth = overlap + sa.margin + sb.margin;
+        let p_b = field_b.mesh.extreme_vertex(&sb.pose, -normal).1 - normal * sb.margin;
+        let answer = Proximity {
+            distance: -depth,
+            p_a: p_b + normal * depth,
+            p_b,
+            normal,
+            ..first
+        };
+        let finite = answer.distance.finite() && answer.p_a.is_finite() && answer.p_b.is_finite();
+        if finite {
+            answer
+        } else {
+            first
         }
     }
-    let (normal, overlap) = best;
-    let depth = overlap + a.margin + b.margin;
-    let p_b = field_b.mesh.extreme_vertex(&b.pose, -normal).1 - normal * b.margin;
-    let answer = Proximity {
-        distance: -depth,
-        p_a: p_b + normal * depth,
-        p_b,
-        normal,
-        ..first
-    };
-    let finite = answer.distance.finite() && answer.p_a.is_finite() && answer.p_b.is_finite();
-    if finite {
-        answer
-    } else {
-        first
+}
+
+/// The manifold of one pair along its deep-checked first contact
+/// ([`Deep`]), within `margin`; closed forms keep their own manifold.
+struct DeepManifold<'q, 'f, R: Real> {
+    deep: Deep<'q, 'f, R>,
+    margin: R,
+}
+
+impl<R: Real> PairQuery<R> for DeepManifold<'_, '_, R> {
+    type Output = Manifold<R>;
+
+    fn run<A, B, T: PairRoutine<R, A, B>>(self, routine: &T, a: &A, b: &B) -> Manifold<R> {
+        let (sa, sb) = (self.deep.sa, self.deep.sb);
+        let mut settings = Settings {
+            margin: self.margin,
+            method: self.deep.method,
+            patch: Patch::Auto,
+            first: None,
+        };
+        if !T::CLOSED_FORM {
+            settings.first = Some(self.deep.run(routine, a, b));
+        }
+        routine.manifold(a, &sa, b, &sb, &settings, None)
     }
 }
 

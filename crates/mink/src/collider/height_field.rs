@@ -78,7 +78,7 @@ struct Tolerances<R> {
 
 /// The contacts of `shape` at `pose_shape` against `field` at `pose_field`
 /// (shape frames to world), world frame, normals from the field to the
-/// shape (from the shape to the field when `flip`), passed to `emit`; at
+/// shape, passed to `emit`; at
 /// most `max_points`, and returns how many. A half-space, a non-finite
 /// pose or a bad margin gives none.
 #[allow(clippy::too_many_arguments)]
@@ -89,7 +89,6 @@ pub(crate) fn collide_convex<R, U, F>(
     pose_shape: &Iso3<R>,
     params: &ContactParams<R>,
     max_points: usize,
-    flip: bool,
     emit: &mut F,
 ) -> usize
 where
@@ -156,7 +155,7 @@ where
             set.insert(*c);
         }
     }
-    set.emit(max_points, flip, emit)
+    set.emit(max_points, emit)
 }
 
 /// Adds the terrain contacts of one prism to `set` (rules 1 and 2);

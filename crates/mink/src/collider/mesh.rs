@@ -42,9 +42,9 @@ use super::contact_set::ContactSet;
 use super::height_field::{over_footprint, top_normal};
 use crate::contact::{ContactParams, ContactPoint};
 use crate::query::{distance, Body};
-use crate::shape::Shape;
+use crate::shape::{Shape, ShapeVisitor};
 use mink_sdf::{mesh_convex_contacts, mesh_mesh_contacts, Contact, SdfBody, MAX_MANIFOLD_POINTS};
-use mink_support::{Aabb, HeightField, Iso3, Point, Real, Support, Vec3};
+use mink_support::{Aabb, HalfSpace, HeightField, Iso3, Point, Real, Support, Vec3};
 
 /// The world AABB of the mesh's vertices at `pose` ([`Aabb::EMPTY`] for a
 /// mesh without vertices). `O(vertices)`.
@@ -102,7 +102,7 @@ fn buffer<R: Real>() -> [Contact<R>; MAX_MANIFOLD_POINTS] {
 }
 
 /// The contacts of mesh `a` at `pose_a` and mesh `b` at `pose_b`, normals
-/// from `a` to `b` (negated when `flip`), passed to `emit`; at most
+/// from `a` to `b`, passed to `emit`; at most
 /// `max_points`; returns how many.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn mesh_mesh<R: Real, F: FnMut(ContactPoint<R>)>(
@@ -112,7 +112,6 @@ pub(crate) fn mesh_mesh<R: Real, F: FnMut(ContactPoint<R>)>(
     pose_b: &Iso3<R>,
     params: &ContactParams<R>,
     max_points: usize,
-    flip: bool,
     emit: &mut F,
 ) -> usize {
     if !usable([pose_a, pose_b], params, max_points) {
@@ -125,36 +124,43 @@ pub(crate) fn mesh_mesh<R: Real, F: FnMut(ContactPoint<R>)>(
     for c in &out[..n] {
         set.insert(point_of(c));
     }
-    set.emit(max_points, flip, emit)
+    set.emit(max_points, emit)
 }
 
-/// Runs [`mesh_convex_contacts`] on the concrete type of a convex shape
-/// (one `match`; a half-space, which has no support function, gives 0).
-macro_rules! define_sample_convex {
-    ($( $(#[$doc:meta])* $variant:ident($ty:ty), )*) => {
-        /// The convex shape's surface samples against the mesh's field,
-        /// into `out`; returns how many were written.
-        fn sample_convex<R: Real, U: Support<R>>(
-            mesh: &SdfBody<'_, R>,
-            pose_m: &Iso3<R>,
-            shape: &Shape<'_, R, U>,
-            pose_s: &Iso3<R>,
-            margin: R,
-            out: &mut [Contact<R>],
-        ) -> usize {
-            match shape {
-                $( Shape::$variant(s) => mesh_convex_contacts(mesh, pose_m, s, pose_s, margin, out), )*
-                Shape::Custom(s) => mesh_convex_contacts(mesh, pose_m, s, pose_s, margin, out),
-                Shape::HalfSpace(_) => 0,
-            }
-        }
-    };
+/// [`mesh_convex_contacts`] on the convex shape's concrete type (a
+/// half-space, which has no support function, gives 0): the shape's
+/// surface samples against the mesh's field, into `out`; the visit
+/// returns how many were written.
+struct SampleConvex<'q, 'm, R: Real> {
+    mesh: &'q SdfBody<'m, R>,
+    pose_m: &'q Iso3<R>,
+    pose_s: &'q Iso3<R>,
+    margin: R,
+    out: &'q mut [Contact<R>],
 }
-crate::shape_list!(define_sample_convex);
+
+impl<R: Real> ShapeVisitor<R> for SampleConvex<'_, '_, R> {
+    type Output = usize;
+
+    fn convex<S: Support<R>>(self, shape: &S) -> usize {
+        mesh_convex_contacts(
+            self.mesh,
+            self.pose_m,
+            shape,
+            self.pose_s,
+            self.margin,
+            self.out,
+        )
+    }
+
+    fn half_space(self, _: &HalfSpace<R>) -> usize {
+        0
+    }
+}
 
 /// The contacts of mesh `mesh` at `pose_m` and convex shape (or
-/// half-space) `shape` at `pose_s`, normals from the mesh to the shape
-/// (negated when `flip`), passed to `emit`; at most `max_points`; returns
+/// half-space) `shape` at `pose_s`, normals from the mesh to the shape,
+/// passed to `emit`; at most `max_points`; returns
 /// how many.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn mesh_convex<R, U, F>(
@@ -164,7 +170,6 @@ pub(crate) fn mesh_convex<R, U, F>(
     pose_s: &Iso3<R>,
     params: &ContactParams<R>,
     max_points: usize,
-    flip: bool,
     emit: &mut F,
 ) -> usize
 where
@@ -195,10 +200,16 @@ where
                 });
             }
         }
-        return set.emit(max_points, flip, emit);
+        return set.emit(max_points, emit);
     }
     let mut out = buffer();
-    let n = sample_convex(mesh, pose_m, shape, pose_s, params.margin, &mut out);
+    let n = shape.visit(SampleConvex {
+        mesh,
+        pose_m,
+        pose_s,
+        margin: params.margin,
+        out: &mut out,
+    });
     for c in &out[..n] {
         set.insert(point_of(c));
     }
@@ -225,11 +236,11 @@ where
             });
         }
     }
-    set.emit(max_points, flip, emit)
+    set.emit(max_points, emit)
 }
 
 /// The contacts of mesh `mesh` at `pose_m` and height field `field` at
-/// `pose_f`, normals from the terrain to the mesh (negated when `flip`),
+/// `pose_f`, normals from the terrain to the mesh,
 /// passed to `emit`; at most `max_points`; returns how many.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn mesh_height_field<R: Real, F: FnMut(ContactPoint<R>)>(
@@ -239,7 +250,6 @@ pub(crate) fn mesh_height_field<R: Real, F: FnMut(ContactPoint<R>)>(
     pose_f: &Iso3<R>,
     params: &ContactParams<R>,
     max_points: usize,
-    flip: bool,
     emit: &mut F,
 ) -> usize {
     if !usable([pose_m, pose_f], params, max_points) {
@@ -286,7 +296,7 @@ pub(crate) fn mesh_height_field<R: Real, F: FnMut(ContactPoint<R>)>(
         .transformed(&pose_f.inverse());
     let (columns, rows) = field.cell_range(&reach);
     if columns.is_empty() || rows.is_empty() {
-        return set.emit(max_points, flip, emit);
+        return set.emit(max_points, emit);
     }
     for j in rows.start..=rows.end {
         for i in columns.start..=columns.end {
@@ -313,5 +323,5 @@ pub(crate) fn mesh_height_field<R: Real, F: FnMut(ContactPoint<R>)>(
             });
         }
     }
-    set.emit(max_points, flip, emit)
+    set.emit(max_points, emit)
 }

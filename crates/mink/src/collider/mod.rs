@@ -26,7 +26,7 @@ use mink_support::{Aabb, HeightField, Iso3, Real, Support};
 /// a non-convex one with its own contact routine.
 #[derive(Clone, Copy, Debug)]
 pub enum Collider<'a, R: Real, U = NoCustomShape> {
-    /// A convex shape or a half-space, answered through the pair matrix.
+    /// A convex shape or a half-space, answered through the pair table.
     Convex(Shape<'a, R, U>),
     /// A convex shape with the signed distance field of its own surface
     /// (its closed mesh, e.g. [`TriMesh::from_hull`](mink_sdf::TriMesh::from_hull)
@@ -137,7 +137,10 @@ where
     collide_in(a, pose_a, b, pose_b, params, max_points, Some(cache), emit)
 }
 
-/// [`collide`] with an optional warm-start cache.
+/// [`collide`] with an optional warm-start cache: the pair's own routine
+/// when [`collide_ordered`] has one for this order, else the routine of
+/// the swapped pair with every contact mirrored (the one mirror of the
+/// collider pairs).
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn collide_in<R, U, F>(
@@ -155,52 +158,73 @@ where
     U: Support<R>,
     F: FnMut(ContactPoint<R>),
 {
-    use Collider::{Convex, ConvexWithField, HeightField, Mesh};
-    match (a, b) {
-        (ConvexWithField(sa, fa), ConvexWithField(sb, fb)) => {
-            let manifold = deep::manifold(sa, fa, pose_a, sb, fb, pose_b, params);
-            emit_manifold(manifold.as_slice(), max_points, &mut emit)
-        }
-        (Convex(sa) | ConvexWithField(sa, _), Convex(sb) | ConvexWithField(sb, _)) => {
-            let (ba, bb) = (Body::new(sa, *pose_a), Body::new(sb, *pose_b));
-            let manifold = match cache {
-                Some(cache) => contact_manifold_cached(&ba, &bb, params, cache),
-                None => contact_manifold(&ba, &bb, params),
-            };
-            emit_manifold(manifold.as_slice(), max_points, &mut emit)
-        }
-        (HeightField(field), Convex(shape) | ConvexWithField(shape, _)) => {
-            height_field::collide_convex(
-                field, pose_a, shape, pose_b, params, max_points, false, &mut emit,
-            )
-        }
-        (Convex(shape) | ConvexWithField(shape, _), HeightField(field)) => {
-            height_field::collide_convex(
-                field, pose_b, shape, pose_a, params, max_points, true, &mut emit,
-            )
-        }
-        (HeightField(_), HeightField(_)) => 0,
-        (Mesh(ma), Mesh(mb)) => {
-            mesh::mesh_mesh(ma, pose_a, mb, pose_b, params, max_points, false, &mut emit)
-        }
-        (Mesh(m), ConvexWithField(shape, field)) if mesh::closed(shape) => mesh::mesh_mesh(
-            m, pose_a, field, pose_b, params, max_points, false, &mut emit,
-        ),
-        (ConvexWithField(shape, field), Mesh(m)) if mesh::closed(shape) => mesh::mesh_mesh(
-            m, pose_b, field, pose_a, params, max_points, true, &mut emit,
-        ),
-        (Mesh(m), Convex(shape) | ConvexWithField(shape, _)) => mesh::mesh_convex(
-            m, pose_a, shape, pose_b, params, max_points, false, &mut emit,
-        ),
-        (Convex(shape) | ConvexWithField(shape, _), Mesh(m)) => mesh::mesh_convex(
-            m, pose_b, shape, pose_a, params, max_points, true, &mut emit,
-        ),
-        (Mesh(m), HeightField(field)) => mesh::mesh_height_field(
-            m, pose_a, field, pose_b, params, max_points, true, &mut emit,
-        ),
-        (HeightField(field), Mesh(m)) => mesh::mesh_height_field(
-            m, pose_b, field, pose_a, params, max_points, false, &mut emit,
-        ),
+    let pair = Ordered { params, max_points };
+    if let Some(n) = pair.collide(a, pose_a, b, pose_b, cache, &mut emit) {
+        return n;
+    }
+    let mut mirrored = |p: ContactPoint<R>| emit(p.mirrored());
+    pair.collide(b, pose_b, a, pose_a, None, &mut mirrored)
+        .unwrap_or(0)
+}
+
+/// The routines of the collider pairs, each written for one order.
+struct Ordered<'p, R> {
+    params: &'p ContactParams<R>,
+    max_points: usize,
+}
+
+impl<R: Real> Ordered<'_, R> {
+    /// The contacts of `a` and `b` when the pair has a routine in this
+    /// order (`Some(count)`), `None` when only the swapped order has one.
+    #[allow(clippy::too_many_arguments)]
+    fn collide<U, F>(
+        &self,
+        a: &Collider<'_, R, U>,
+        pose_a: &Iso3<R>,
+        b: &Collider<'_, R, U>,
+        pose_b: &Iso3<R>,
+        cache: Option<&mut GjkCache<R>>,
+        emit: &mut F,
+    ) -> Option<usize>
+    where
+        U: Support<R>,
+        F: FnMut(ContactPoint<R>),
+    {
+        use Collider::{Convex, ConvexWithField, HeightField, Mesh};
+        let (params, max_points) = (self.params, self.max_points);
+        let n = match (a, b) {
+            (ConvexWithField(sa, fa), ConvexWithField(sb, fb)) => {
+                let manifold = deep::manifold(sa, fa, pose_a, sb, fb, pose_b, params);
+                emit_manifold(manifold.as_slice(), max_points, emit)
+            }
+            (Convex(sa) | ConvexWithField(sa, _), Convex(sb) | ConvexWithField(sb, _)) => {
+                let (ba, bb) = (Body::new(sa, *pose_a), Body::new(sb, *pose_b));
+                let manifold = match cache {
+                    Some(cache) => contact_manifold_cached(&ba, &bb, params, cache),
+                    None => contact_manifold(&ba, &bb, params),
+                };
+                emit_manifold(manifold.as_slice(), max_points, emit)
+            }
+            (HeightField(field), Convex(shape) | ConvexWithField(shape, _)) => {
+                height_field::collide_convex(field, pose_a, shape, pose_b, params, max_points, emit)
+            }
+            (HeightField(_), HeightField(_)) => 0,
+            (Mesh(ma), Mesh(mb)) => {
+                mesh::mesh_mesh(ma, pose_a, mb, pose_b, params, max_points, emit)
+            }
+            (Mesh(m), ConvexWithField(shape, field)) if mesh::closed(shape) => {
+                mesh::mesh_mesh(m, pose_a, field, pose_b, params, max_points, emit)
+            }
+            (Mesh(m), Convex(shape) | ConvexWithField(shape, _)) => {
+                mesh::mesh_convex(m, pose_a, shape, pose_b, params, max_points, emit)
+            }
+            (HeightField(field), Mesh(m)) => {
+                mesh::mesh_height_field(m, pose_b, field, pose_a, params, max_points, emit)
+            }
+            (Convex(_) | ConvexWithField(..), HeightField(_) | Mesh(_))
+            | (Mesh(_), HeightField(_)) => return None,
+        };
+        Some(n)
     }
 }
 

@@ -6,9 +6,57 @@
 
 use super::features::DISTINCT_FRACTION;
 use super::reduce::Candidates;
-use super::{ContactPoint, Manifold};
+use super::{ContactPoint, Manifold, Patch, Settings};
+use crate::pair::{queries_of, PairRoutine, Side};
 use crate::query::closest_segment_points;
+use crate::query::generic::Generic;
+use crate::PairVisitor;
+use mink_gjk::GjkCache;
 use mink_support::{Cuboid, Iso3, Real, Vec3};
+
+/// The routine of two boxes: the generic routine's distance, penetration
+/// and intersection (GJK, MPR, GJK+EPA), and the manifold in closed form
+/// ([`box_box_manifold`]) unless only one point is asked for
+/// ([`Patch::Single`]) or the closed form declines (cores apart across an
+/// edge or corner), where the generic manifold answers.
+pub(crate) struct BoxBox;
+
+impl<R: Real> PairRoutine<R, Cuboid<R>, Cuboid<R>> for BoxBox {
+    const CLOSED_FORM: bool = true;
+
+    queries_of!(Generic, Cuboid<R>, Cuboid<R>);
+
+    fn manifold(
+        &self,
+        a: &Cuboid<R>,
+        sa: &Side<R>,
+        b: &Cuboid<R>,
+        sb: &Side<R>,
+        params: &Settings<R>,
+        cache: Option<&mut GjkCache<R>>,
+    ) -> Manifold<R> {
+        let posed = |shape, side: &Side<R>| PosedBox {
+            shape,
+            pose: side.pose,
+            margin: side.margin,
+        };
+        let closed = match params.patch {
+            Patch::Single => None,
+            Patch::Auto | Patch::Perturb => {
+                box_box_manifold(posed(a, sa), posed(b, sb), params.margin)
+            }
+        };
+        match closed {
+            Some(m) => m,
+            None => Generic.manifold(a, sa, b, sb, params, cache),
+        }
+    }
+
+    #[inline]
+    fn visit<V: PairVisitor<R>>(&self, a: &Cuboid<R>, b: &Cuboid<R>, visitor: V) -> V::Output {
+        visitor.convex(a, b)
+    }
+}
 
 /// How much better (meters, as a fraction of the smaller box's half
 /// diagonal) B's best face must separate than A's, or an edge pair than
@@ -56,7 +104,7 @@ fn axis<R: Real>(i: usize) -> Vec3<R> {
 /// other's (the gap is then along no face normal nor edge cross product,
 /// and rounded boxes touch along it); the general convex path answers
 /// those from GJK's closest points.
-pub(crate) fn box_box_manifold<R: Real>(
+fn box_box_manifold<R: Real>(
     a: PosedBox<'_, R>,
     b: PosedBox<'_, R>,
     margin: R,

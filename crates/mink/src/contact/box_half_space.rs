@@ -9,22 +9,57 @@
 use super::features::{DISTINCT_FRACTION, FEATURE_SLOP_FRACTION};
 use super::half_space::ROUND_OFF_ULPS;
 use super::reduce::Candidates;
-use super::{ContactPoint, Manifold};
+use super::{half_space_manifold, ContactPoint, Manifold, Patch, Settings};
+use crate::pair::{queries_of, PairRoutine, Side};
+use crate::query::half_space::PlaneConvex;
+use crate::PairVisitor;
+use mink_gjk::GjkCache;
 use mink_support::{Cuboid, HalfSpace, Iso3, Real};
 
-/// The manifold of half-space `plane` at `plane_pose` (inflated by
-/// `plane_margin`, meters) and box `cuboid` at `pose` (no margin of its
-/// own) within `margin` meters; `plane_is_a` says which of the pair the
-/// plane is, so that the normal points from A to B. Poses finite.
-pub(crate) fn box_half_space_manifold<R: Real>(
+/// The routine of a half-space (A) and a box (B): the half-space
+/// routine's answers ([`PlaneConvex`]), and the box's corners in closed
+/// form for the manifold of a box without a margin of its own, on
+/// [`Patch::Auto`].
+pub(crate) struct PlaneBox;
+
+impl<R: Real> PairRoutine<R, HalfSpace<R>, Cuboid<R>> for PlaneBox {
+    const CLOSED_FORM: bool = true;
+
+    queries_of!(PlaneConvex, HalfSpace<R>, Cuboid<R>);
+
+    fn manifold(
+        &self,
+        a: &HalfSpace<R>,
+        sa: &Side<R>,
+        b: &Cuboid<R>,
+        sb: &Side<R>,
+        params: &Settings<R>,
+        _: Option<&mut GjkCache<R>>,
+    ) -> Manifold<R> {
+        if params.patch == Patch::Auto && sb.margin == R::ZERO {
+            box_half_space_manifold(a, sa, b, &sb.pose, params.margin)
+        } else {
+            half_space_manifold(a, sa, b, sb, params)
+        }
+    }
+
+    #[inline]
+    fn visit<V: PairVisitor<R>>(&self, a: &HalfSpace<R>, b: &Cuboid<R>, visitor: V) -> V::Output {
+        visitor.half_space(a, b, true)
+    }
+}
+
+/// The manifold of half-space `plane` (A, at `sp`'s pose, inflated by its
+/// margin, meters) and box `cuboid` (B, at `pose`, no margin of its own)
+/// within `margin` meters, normal from the plane to the box. Poses finite.
+fn box_half_space_manifold<R: Real>(
     plane: &HalfSpace<R>,
-    plane_pose: &Iso3<R>,
-    plane_margin: R,
+    sp: &Side<R>,
     cuboid: &Cuboid<R>,
     pose: &Iso3<R>,
-    plane_is_a: bool,
     margin: R,
 ) -> Manifold<R> {
+    let (plane_pose, plane_margin) = (&sp.pose, sp.margin);
     let Some(world) = plane.transformed(plane_pose) else {
         return Manifold::new();
     };
@@ -44,12 +79,11 @@ pub(crate) fn box_half_space_manifold<R: Real>(
     if !(gap <= margin) {
         return Manifold::new();
     }
-    let normal = if plane_is_a { n } else { -n };
     let contact = |i: usize| {
         let depth = plane_margin - heights[i];
         ContactPoint {
             position: corners[i] + n * (depth * R::HALF),
-            normal,
+            normal: n,
             depth,
         }
     };
@@ -67,5 +101,5 @@ pub(crate) fn box_half_space_manifold<R: Real>(
     }
     let reach = scale + pose.translation.norm() + world.offset().abs();
     let round_off = R::lit(ROUND_OFF_ULPS) * R::EPSILON * reach;
-    extra.reduce_with_first(contact(deepest), round_off, distinct, normal)
+    extra.reduce_with_first(contact(deepest), round_off, distinct, n)
 }

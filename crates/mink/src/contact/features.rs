@@ -13,7 +13,8 @@ use super::perturb::{perturbed_contacts, PerturbSide};
 use super::reduce::Candidates;
 use super::rounded::reach;
 use super::{ContactPoint, Manifold, Patch, Settings};
-use crate::query::{penetration_first as penetration, Algorithm, Body, Method, Proximity, Status};
+use crate::pair::{PairRoutine, Side};
+use crate::query::{Algorithm, Method, Proximity, Status};
 use mink_gjk::{GjkCache, GjkSettings, GjkStatus, Stop};
 use mink_support::{Iso3, Pair, Real, Rounded, Support, SupportSet, Vec3};
 
@@ -51,11 +52,11 @@ pub(crate) fn size_of<R: Real, S: Support<R>>(s: &S, margin: R) -> R {
 
 /// The smaller of the two shapes' sizes ([`size_of`], meters), from
 /// `known` when it holds it, else measured and kept there.
-pub(crate) fn pair_size<R, U, A, B>(
+pub(crate) fn pair_size<R, A, B>(
     a: &A,
-    ba: &Body<'_, '_, R, U>,
+    sa: &Side<R>,
     b: &B,
-    bb: &Body<'_, '_, R, U>,
+    sb: &Side<R>,
     known: &mut Option<R>,
 ) -> R
 where
@@ -63,7 +64,7 @@ where
     A: Support<R>,
     B: Support<R>,
 {
-    *known.get_or_insert_with(|| size_of(a, ba.margin).min_of(size_of(b, bb.margin)))
+    *known.get_or_insert_with(|| size_of(a, sa.margin).min_of(size_of(b, sb.margin)))
 }
 
 /// Whether the shape may touch along a patch that its support set does
@@ -86,27 +87,29 @@ pub(crate) fn first_point<R: Real>(p: &Proximity<R>) -> ContactPoint<R> {
     }
 }
 
-/// The manifold of convex shapes `a` (of body `ba`) and `b` (of `bb`).
-pub(crate) fn convex_manifold<R, U, A, B>(
+/// The manifold of convex shapes `a` (at side `sa`) and `b` (at `sb`),
+/// the first contact from `routine`, the pair's routine.
+pub(crate) fn convex_manifold<R, A, B, T>(
+    routine: &T,
     a: &A,
-    ba: &Body<'_, '_, R, U>,
+    sa: &Side<R>,
     b: &B,
-    bb: &Body<'_, '_, R, U>,
+    sb: &Side<R>,
     params: &Settings<R>,
     cache: Option<&mut GjkCache<R>>,
 ) -> Manifold<R>
 where
     R: Real,
-    U: Support<R>,
     A: Support<R>,
     B: Support<R>,
+    T: PairRoutine<R, A, B>,
 {
     let mut out = Manifold::new();
     // The size, once measured (a hull's box costs a pass over its vertices).
     let mut size = None;
     let first = match params.first {
         Some(first) => first,
-        None => match first_contact(a, ba, b, bb, params, &mut size, cache) {
+        None => match first_contact(routine, a, sa, b, sb, params, &mut size, cache) {
             Some(first) => first,
             None => return out,
         },
@@ -119,11 +122,11 @@ where
         out.push(p0);
         return out;
     }
-    let scale = pair_size(a, ba, b, bb, &mut size);
+    let scale = pair_size(a, sa, b, sb, &mut size);
     let distinct = R::lit(DISTINCT_FRACTION) * scale;
     let mut extra = Candidates::new();
     if params.patch != Patch::Perturb {
-        feature_points(a, ba, b, bb, &first, params.margin, scale, &mut extra);
+        feature_points(a, sa, b, sb, &first, params.margin, scale, &mut extra);
     }
     let perturb = params.patch == Patch::Perturb
         || (extra.len() <= 1 && (curved::<R, A>() || curved::<R, B>()));
@@ -134,7 +137,9 @@ where
         } else {
             PerturbSide::B
         };
-        perturbed_contacts(a, ba, b, bb, side, params, &first, scale, &mut extra);
+        perturbed_contacts(
+            routine, a, sa, b, sb, side, params, &first, scale, &mut extra,
+        );
     }
     let slop = R::lit(FEATURE_SLOP_FRACTION) * scale;
     extra.reduce_with_first(p0, slop, distinct, first.normal)
@@ -155,37 +160,38 @@ where
 /// [`penetration`]: their queries are analytic or short. A bad margin or
 /// pose is reported by [`penetration`]. GJK starts from `cache` and leaves
 /// its state there, when the caller keeps one.
-fn first_contact<R, U, A, B>(
+fn first_contact<R, A, B, T>(
+    routine: &T,
     a: &A,
-    ba: &Body<'_, '_, R, U>,
+    sa: &Side<R>,
     b: &B,
-    bb: &Body<'_, '_, R, U>,
+    sb: &Side<R>,
     params: &Settings<R>,
     size: &mut Option<R>,
     cache: Option<&mut GjkCache<R>>,
 ) -> Option<Proximity<R>>
 where
     R: Real,
-    U: Support<R>,
     A: Support<R>,
     B: Support<R>,
+    T: PairRoutine<R, A, B>,
 {
     if A::STRICTLY_CONVEX && B::STRICTLY_CONVEX {
-        return Some(deep_checked(a, ba, b, bb, params, size));
+        return Some(deep_checked(routine, a, sa, b, sb, params, size));
     }
-    let (Ok(ra), Ok(rb)) = (Rounded::new(a, ba.margin), Rounded::new(b, bb.margin)) else {
-        return Some(penetration(ba, bb, params.method));
+    let (Ok(ra), Ok(rb)) = (Rounded::new(a, sa.margin), Rounded::new(b, sb.margin)) else {
+        return Some(routine.penetration(a, sa, b, sb, params.method));
     };
-    let mut pair = Pair::new(&ra, &ba.pose, &rb, &bb.pose);
+    let mut pair = Pair::new(&ra, &sa.pose, &rb, &sb.pose);
     let settings = GjkSettings::default().with_stop(Stop::Margin(params.margin));
     let d = match cache {
         Some(kept) => {
             let mut typed = kept.with_hints();
-            let d = mink_gjk::gjk(&mut pair, &ba.pose, &settings, &mut typed);
+            let d = mink_gjk::gjk(&mut pair, &sa.pose, &settings, &mut typed);
             *kept = typed.with_hints();
             d
         }
-        None => mink_gjk::gjk(&mut pair, &ba.pose, &settings, &mut GjkCache::default()),
+        None => mink_gjk::gjk(&mut pair, &sa.pose, &settings, &mut GjkCache::default()),
     };
     match d.status {
         GjkStatus::BeyondMargin => None,
@@ -193,7 +199,7 @@ where
         // only the inflations overlap (a capsule or rounded box resting on
         // a face).
         GjkStatus::Converged => Some(Proximity::from_gjk(&d, Status::Converged)),
-        _ => Some(deep_checked(a, ba, b, bb, params, size)),
+        _ => Some(deep_checked(routine, a, sa, b, sb, params, size)),
     }
 }
 
@@ -205,21 +211,22 @@ where
 /// The perturbation's queries take it too, so that they see the pair as
 /// the first contact did. `size` is the pair's [`pair_size`], measured
 /// here when needed and not yet known.
-pub(crate) fn deep_checked<R, U, A, B>(
+pub(crate) fn deep_checked<R, A, B, T>(
+    routine: &T,
     a: &A,
-    ba: &Body<'_, '_, R, U>,
+    sa: &Side<R>,
     b: &B,
-    bb: &Body<'_, '_, R, U>,
+    sb: &Side<R>,
     params: &Settings<R>,
     size: &mut Option<R>,
 ) -> Proximity<R>
 where
     R: Real,
-    U: Support<R>,
     A: Support<R>,
     B: Support<R>,
+    T: PairRoutine<R, A, B>,
 {
-    let p = penetration(ba, bb, params.method);
+    let p = routine.penetration(a, sa, b, sb, params.method);
     let from_mpr = params.method == Method::Auto && p.algorithm == Algorithm::Mpr;
     if !(from_mpr && p.status.is_answer()) {
         return p;
@@ -227,14 +234,14 @@ where
     if !(p.distance < R::ZERO) {
         return p;
     }
-    let scale = pair_size(a, ba, b, bb, size);
+    let scale = pair_size(a, sa, b, sb, size);
     if !(-p.distance > R::lit(EPA_DEPTH_FRACTION) * scale) {
         return p;
     }
     // Only a converged EPA answer is an overlap along its normal: one cut
     // short by its polytope's capacity reports a depth below the overlap
     // there, so being shallower proves nothing.
-    let exact = penetration(ba, bb, Method::Epa);
+    let exact = routine.penetration(a, sa, b, sb, Method::Epa);
     let proven = matches!(exact.status, Status::Converged | Status::Exact);
     if proven && exact.distance > p.distance {
         exact
@@ -245,18 +252,17 @@ where
 
 /// The patch points of the two shapes' features along the first
 /// contact's normal, into `out` (those within the margin).
-fn feature_points<R, U, A, B>(
+fn feature_points<R, A, B>(
     a: &A,
-    ba: &Body<'_, '_, R, U>,
+    sa: &Side<R>,
     b: &B,
-    bb: &Body<'_, '_, R, U>,
+    sb: &Side<R>,
     first: &Proximity<R>,
     margin: R,
     scale: R,
     out: &mut Candidates<R>,
 ) where
     R: Real,
-    U: Support<R>,
     A: Support<R>,
     B: Support<R>,
 {
@@ -266,16 +272,16 @@ fn feature_points<R, U, A, B>(
     // the extreme cannot be within the margin of a flat counterpart.
     let tol = (-first.distance).max_of(R::ZERO) + margin + R::lit(FEATURE_SLOP_FRACTION) * scale;
     let frame = Frame::new(n);
-    let Some(fa) = feature(a, &ba.pose, n, tol, scale, &frame) else {
+    let Some(fa) = feature(a, &sa.pose, n, tol, scale, &frame) else {
         return;
     };
-    let Some(fb) = feature(b, &bb.pose, -n, tol, scale, &frame) else {
+    let Some(fb) = feature(b, &sb.pose, -n, tol, scale, &frame) else {
         return;
     };
     // Each shape's surface over a patch vertex: its core's height there,
     // plus (A) or minus (B) how far the swept core reaches past it along
     // the normal, so that both surface points stand over the vertex.
-    let (ia, ib) = (a.inflation() + ba.margin, b.inflation() + bb.margin);
+    let (ia, ib) = (a.inflation() + sa.margin, b.inflation() + sb.margin);
     let parallel = R::lit(PARALLEL_EDGE_SIN);
     patch(&fa, &fb, distinct, parallel, |p| {
         let top_a = p.h_a + reach(&fa, p.u, p.v, true, ia);

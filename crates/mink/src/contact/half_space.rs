@@ -12,6 +12,7 @@ use super::perturb::PERTURBATION_ANGLE;
 use super::reduce::Candidates;
 use super::rounded::surface_direction;
 use super::{ContactPoint, Manifold, Patch, Settings};
+use crate::pair::Side;
 use mink_support::{HalfSpace, Iso3, Mat3, Real, Support, SupportSet, Vec3};
 
 /// Round-off of a half-space contact's depth, in units of `R::EPSILON`
@@ -19,20 +20,18 @@ use mink_support::{HalfSpace, Iso3, Mat3, Real, Support, SupportSet, Vec3};
 /// depths of one support point computed by two paths differ by less.
 pub(crate) const ROUND_OFF_ULPS: f64 = 64.0;
 
-/// The manifold of half-space `plane` at `plane_pose` (inflated by
-/// `plane_margin`) and `shape` at `pose` (inflated by `margin_s` on top of
-/// its own inflation); `plane_is_a` says which of the pair the plane is,
-/// so the normal points from A to B.
+/// The manifold of half-space `plane` (A, at `sp`'s pose, inflated by its
+/// margin) and `shape` (B, at `ss`'s pose, inflated by its margin on top
+/// of its own inflation), normal from the plane to the shape.
 pub(crate) fn half_space_manifold<R: Real, S: Support<R>>(
     plane: &HalfSpace<R>,
-    plane_pose: &Iso3<R>,
-    plane_margin: R,
+    sp: &Side<R>,
     shape: &S,
-    pose: &Iso3<R>,
-    margin_s: R,
-    plane_is_a: bool,
+    ss: &Side<R>,
     params: &Settings<R>,
 ) -> Manifold<R> {
+    let (plane_pose, plane_margin) = (&sp.pose, sp.margin);
+    let (pose, margin_s) = (&ss.pose, ss.margin);
     let mut out = Manifold::new();
     let Some(world) = plane.transformed(plane_pose) else {
         return out;
@@ -46,7 +45,6 @@ pub(crate) fn half_space_manifold<R: Real, S: Support<R>>(
         return out;
     }
     let n = world.normal();
-    let normal = if plane_is_a { n } else { -n };
     let inflation = shape.inflation() + margin_s;
     // The contact of a core point `c` (world) whose surface point lies
     // along the unit `m` (world, a direction of `c`'s normal cone): the
@@ -57,7 +55,7 @@ pub(crate) fn half_space_manifold<R: Real, S: Support<R>>(
         let depth = plane_margin - world.signed_distance(on_shape);
         ContactPoint {
             position: on_shape + n * (depth * R::HALF),
-            normal,
+            normal: n,
             depth,
         }
     };
@@ -123,7 +121,7 @@ pub(crate) fn half_space_manifold<R: Real, S: Support<R>>(
     // one exception, is as deep as its rim within round-off).
     let reach = scale + pose.translation.norm() + world.offset().abs();
     let round_off = R::lit(ROUND_OFF_ULPS) * R::EPSILON * reach;
-    extra.reduce_with_first(first, round_off, distinct, normal)
+    extra.reduce_with_first(first, round_off, distinct, n)
 }
 
 /// A core point of `shape` (local frame) whose inflated surface lies

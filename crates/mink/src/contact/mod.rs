@@ -39,7 +39,7 @@
 //!   those spanning the largest area (`reduce`).
 //!
 //! Hull pairs go through the support-set path rather than mink-sat's
-//! manifold: the [`Shape`] enum carries a bare hull view,
+//! manifold: the [`Shape`](crate::Shape) enum carries a bare hull view,
 //! and mink-sat needs per-hull data (Gauss-map arcs, an inscribed sphere)
 //! that would have to be rebuilt on the stack on every query (`O(E + F)`,
 //! kilobytes of stack for a 32-vertex hull).
@@ -63,13 +63,15 @@ pub use perturb::PERTURBATION_ANGLE;
 pub use point::{ContactPoint, Manifold, MAX_MANIFOLD_POINTS};
 pub use reduce::MAX_CANDIDATES;
 
+pub(crate) use box_box::BoxBox;
+pub(crate) use box_half_space::PlaneBox;
+pub(crate) use features::convex_manifold;
+pub(crate) use half_space::half_space_manifold;
+
+use crate::pair::table::{run_pair, ManifoldQuery};
 use crate::query::{Body, Method, Proximity};
-use crate::shape::Shape;
-use crate::PairVisitor;
-use box_box::{box_box_manifold, PosedBox};
-use box_half_space::box_half_space_manifold;
 use mink_gjk::GjkCache;
-use mink_support::{HalfSpace, Real, Support};
+use mink_support::{Real, Support};
 
 /// How a pair's contact patch is found beyond its first (deepest) point.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -181,20 +183,6 @@ pub fn contact_manifold_cached<R: Real, U: Support<R>>(
     manifold_with(a, b, params, Patch::Auto, None, Some(cache))
 }
 
-/// [`contact_manifold`] with the pair's first contact given: `first` (a
-/// penetration answer for the pair, world frame, normal A to B) stands in
-/// for the pair's penetration query on the general convex path; box–box
-/// and half-space pairs, which have closed forms, ignore it. The hook of
-/// the deep-penetration fallback ([`crate::collider`]).
-pub(crate) fn contact_manifold_from_first<R: Real, U: Support<R>>(
-    a: &Body<'_, '_, R, U>,
-    b: &Body<'_, '_, R, U>,
-    params: &ContactParams<R>,
-    first: Proximity<R>,
-) -> Manifold<R> {
-    manifold_with(a, b, params, Patch::Auto, Some(first), None)
-}
-
 fn manifold_with<R: Real, U: Support<R>>(
     a: &Body<'_, '_, R, U>,
     b: &Body<'_, '_, R, U>,
@@ -203,59 +191,27 @@ fn manifold_with<R: Real, U: Support<R>>(
     first: Option<Proximity<R>>,
     cache: Option<&mut GjkCache<R>>,
 ) -> Manifold<R> {
-    let params = &Settings {
+    let settings = Settings {
         margin: params.margin,
         method: params.method,
         patch,
         first,
     };
-    let valid = |body: &Body<'_, '_, R, U>| {
-        body.pose.is_finite() && body.margin.finite() && body.margin >= R::ZERO
-    };
-    if !(params.margin.finite() && params.margin >= R::ZERO && valid(a) && valid(b)) {
+    let (sa, sb) = (a.side(), b.side());
+    if !(settings.margin.finite() && settings.margin >= R::ZERO && sa.valid() && sb.valid()) {
         return Manifold::new();
     }
-    let boxes = match (a.shape, b.shape) {
-        (Shape::Cuboid(sa), Shape::Cuboid(sb)) if params.patch != Patch::Single => {
-            let posed = |shape, body: &Body<'_, '_, R, U>| PosedBox {
-                shape,
-                pose: body.pose,
-                margin: body.margin,
-            };
-            box_box_manifold(posed(sa, a), posed(sb, b), params.margin)
-        }
-        _ => None,
+    let query = ManifoldQuery {
+        sa,
+        sb,
+        settings,
+        cache,
     };
-    if let Some(m) = boxes {
-        return finite_only(m);
-    }
-    let m = match (a.shape, b.shape) {
-        (Shape::HalfSpace(p), Shape::Cuboid(c))
-            if params.patch == Patch::Auto && b.margin == R::ZERO =>
-        {
-            box_half_space_manifold(p, &a.pose, a.margin, c, &b.pose, true, params.margin)
-        }
-        (Shape::Cuboid(c), Shape::HalfSpace(p))
-            if params.patch == Patch::Auto && a.margin == R::ZERO =>
-        {
-            box_half_space_manifold(p, &b.pose, b.margin, c, &a.pose, false, params.margin)
-        }
-        _ => crate::dispatch_pair(
-            a.shape,
-            b.shape,
-            Manifolder {
-                a,
-                b,
-                params,
-                cache,
-            },
-        ),
-    };
-    finite_only(m)
+    finite_only(run_pair(a.shape, b.shape, query))
 }
 
 /// `m` without any point that is not finite (overflow on huge inputs).
-fn finite_only<R: Real>(m: Manifold<R>) -> Manifold<R> {
+pub(crate) fn finite_only<R: Real>(m: Manifold<R>) -> Manifold<R> {
     let finite =
         |p: &ContactPoint<R>| p.position.is_finite() && p.normal.is_finite() && p.depth.finite();
     if m.as_slice().iter().all(finite) {
@@ -279,46 +235,12 @@ pub(crate) struct Settings<R> {
     pub first: Option<Proximity<R>>,
 }
 
-/// The pair visitor that builds a manifold on the concrete shape types.
-struct Manifolder<'q, 's, 'a, R: Real, U> {
-    a: &'q Body<'s, 'a, R, U>,
-    b: &'q Body<'s, 'a, R, U>,
-    params: &'q Settings<R>,
-    /// The pair's warm-start cache, when the caller keeps one.
-    cache: Option<&'q mut GjkCache<R>>,
-}
-
-impl<R: Real, U: Support<R>> PairVisitor<R> for Manifolder<'_, '_, '_, R, U> {
-    type Output = Manifold<R>;
-
-    fn convex<A: Support<R>, B: Support<R>>(self, a: &A, b: &B) -> Manifold<R> {
-        features::convex_manifold(a, self.a, b, self.b, self.params, self.cache)
-    }
-
-    fn half_space<S: Support<R>>(
-        self,
-        plane: &HalfSpace<R>,
-        other: &S,
-        plane_is_a: bool,
-    ) -> Manifold<R> {
-        let (p, o) = if plane_is_a {
-            (self.a, self.b)
-        } else {
-            (self.b, self.a)
-        };
-        half_space::half_space_manifold(
-            plane,
-            &p.pose,
-            p.margin,
-            other,
-            &o.pose,
-            o.margin,
-            plane_is_a,
-            self.params,
-        )
-    }
-
-    fn half_spaces(self, _: &HalfSpace<R>, _: &HalfSpace<R>) -> Manifold<R> {
-        Manifold::new()
+impl<R: Real> Settings<R> {
+    /// The settings of the swapped pair (the first contact mirrored).
+    pub fn mirrored(&self) -> Self {
+        Self {
+            first: self.first.map(Proximity::mirrored),
+            ..*self
+        }
     }
 }

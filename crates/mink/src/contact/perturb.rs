@@ -17,7 +17,8 @@
 use super::features::{deep_checked, DISTINCT_FRACTION};
 use super::reduce::Candidates;
 use super::{ContactPoint, Settings};
-use crate::query::{Body, Proximity};
+use crate::pair::{PairRoutine, Side};
+use crate::query::Proximity;
 use mink_support::{Iso3, Mat3, Real, Support, Vec3};
 
 /// The perturbation angle, radians: 1e-2 (Genesis' choice; MuJoCo uses
@@ -51,11 +52,12 @@ pub(crate) enum PerturbSide {
 /// point) to count. A perturbed query that
 /// did not finish ([`Status::is_finished`](crate::query::Status::is_finished))
 /// gives no point: its witnesses need not lie on the surfaces.
-pub(crate) fn perturbed_contacts<R, U, A, B>(
+pub(crate) fn perturbed_contacts<R, A, B, T>(
+    routine: &T,
     a: &A,
-    ba: &Body<'_, '_, R, U>,
+    sa: &Side<R>,
     b: &B,
-    bb: &Body<'_, '_, R, U>,
+    sb: &Side<R>,
     side: PerturbSide,
     params: &Settings<R>,
     first: &Proximity<R>,
@@ -63,16 +65,16 @@ pub(crate) fn perturbed_contacts<R, U, A, B>(
     out: &mut Candidates<R>,
 ) where
     R: Real,
-    U: Support<R>,
     A: Support<R>,
     B: Support<R>,
+    T: PairRoutine<R, A, B>,
 {
     let distinct = R::lit(DISTINCT_FRACTION) * size;
     let n = first.normal;
     let t1 = n.any_orthonormal();
     let t2 = n.cross(t1);
     let angle = R::lit(PERTURBATION_ANGLE);
-    let (ia, ib) = (a.inflation() + ba.margin, b.inflation() + bb.margin);
+    let (ia, ib) = (a.inflation() + sa.margin, b.inflation() + sb.margin);
     // The turned shape's deepest point must face the other shape's witness
     // (a point contact); a point elsewhere (a segment's end when a capsule
     // is turned) is not where the two touch.
@@ -89,11 +91,11 @@ pub(crate) fn perturbed_contacts<R, U, A, B>(
         // turned side's exactly, the other's where it touched).
         let (on_a, on_b) = match side {
             PerturbSide::A => {
-                let ta = Body {
-                    pose: turned(&ba.pose),
-                    ..*ba
+                let ta = Side {
+                    pose: turned(&sa.pose),
+                    ..*sa
                 };
-                let p = deep_checked(a, &ta, b, bb, params, &mut Some(size));
+                let p = deep_checked(routine, a, &ta, b, sb, params, &mut Some(size));
                 if !p.status.is_finished() {
                     continue;
                 }
@@ -106,14 +108,14 @@ pub(crate) fn perturbed_contacts<R, U, A, B>(
                     continue;
                 }
                 let dir = turn.transpose_mul(p.normal);
-                (ba.pose.transform_point(local) + dir * ia, p.p_b)
+                (sa.pose.transform_point(local) + dir * ia, p.p_b)
             }
             PerturbSide::B => {
-                let tb = Body {
-                    pose: turned(&bb.pose),
-                    ..*bb
+                let tb = Side {
+                    pose: turned(&sb.pose),
+                    ..*sb
                 };
-                let p = deep_checked(a, ba, b, &tb, params, &mut Some(size));
+                let p = deep_checked(routine, a, sa, b, &tb, params, &mut Some(size));
                 if !p.status.is_finished() {
                     continue;
                 }
@@ -126,7 +128,7 @@ pub(crate) fn perturbed_contacts<R, U, A, B>(
                     continue;
                 }
                 let dir = turn.transpose_mul(-p.normal);
-                (p.p_a, bb.pose.transform_point(local) + dir * ib)
+                (p.p_a, sb.pose.transform_point(local) + dir * ib)
             }
         };
         // The two surface points must also face each other along the
@@ -136,8 +138,8 @@ pub(crate) fn perturbed_contacts<R, U, A, B>(
         // moves the turned point by up to the angle times its arm from the
         // shape's origin, which is allowed on top.
         let (turned_point, origin) = match side {
-            PerturbSide::A => (on_a, ba.pose.translation),
-            PerturbSide::B => (on_b, bb.pose.translation),
+            PerturbSide::A => (on_a, sa.pose.translation),
+            PerturbSide::B => (on_b, sb.pose.translation),
         };
         let swing = angle * (turned_point - origin).norm();
         if lateral(on_a, on_b, n) > tol + swing {

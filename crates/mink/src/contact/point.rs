@@ -18,6 +18,18 @@ pub struct ContactPoint<R> {
     pub depth: R,
 }
 
+impl<R: Real> ContactPoint<R> {
+    /// The same contact seen with A and B swapped: the normal negated, the
+    /// position and depth unchanged (the midpoint and the overlap do not
+    /// depend on the order).
+    pub fn mirrored(self) -> Self {
+        Self {
+            normal: -self.normal,
+            ..self
+        }
+    }
+}
+
 /// Up to [`MAX_MANIFOLD_POINTS`] contact points, in no particular order,
 /// stored inline (no allocation).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -69,6 +81,15 @@ impl<R: Real> Manifold<R> {
     /// `true` when there is no point.
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// The same manifold seen with A and B swapped: every point
+    /// [`mirrored`](ContactPoint::mirrored), in the same order.
+    pub fn mirrored(mut self) -> Self {
+        for p in &mut self.points[..usize::from(self.len)] {
+            *p = p.mirrored();
+        }
+        self
     }
 
     /// The deepest point, if any.

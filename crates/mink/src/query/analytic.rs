@@ -3,8 +3,11 @@
 //! sphere against a box.
 
 use super::generic::Generic;
-use super::table::PairAlgorithm;
-use super::{Algorithm, Method, Overlap, Proximity, Side, Status};
+use super::{Algorithm, Method, Overlap, Proximity, Status};
+use crate::contact::{convex_manifold, Manifold, Settings};
+use crate::pair::{PairRoutine, Side};
+use crate::PairVisitor;
+use mink_gjk::GjkCache;
 use mink_support::{core_normal, Capsule, Cuboid, Iso3, Real, Sphere, Vec3};
 
 /// A shape that is a segment (possibly of zero length) swept by a radius.
@@ -128,10 +131,11 @@ impl SweptCores {
 
 /// The shared shape of the analytic routines: a closed form for the
 /// distance and penetration (the same signed answer), `distance <= 0` for
-/// the intersection, and the generic routine when a method is forced.
+/// the intersection, the generic routine when a method is forced, and the
+/// support-set manifold on the closed-form first contact.
 macro_rules! analytic_algorithm {
     ($routine:ty, $a:ty, $b:ty, $answer:path) => {
-        impl<R: Real> PairAlgorithm<R, $a, $b> for $routine {
+        impl<R: Real> PairRoutine<R, $a, $b> for $routine {
             #[inline]
             fn distance(
                 &self,
@@ -174,6 +178,22 @@ macro_rules! analytic_algorithm {
                     }
                     _ => Generic.intersect(a, sa, b, sb, m),
                 }
+            }
+            #[inline]
+            fn manifold(
+                &self,
+                a: &$a,
+                sa: &Side<R>,
+                b: &$b,
+                sb: &Side<R>,
+                params: &Settings<R>,
+                cache: Option<&mut GjkCache<R>>,
+            ) -> Manifold<R> {
+                convex_manifold(self, a, sa, b, sb, params, cache)
+            }
+            #[inline]
+            fn visit<V: PairVisitor<R>>(&self, a: &$a, b: &$b, visitor: V) -> V::Output {
+                visitor.convex(a, b)
             }
         }
     };

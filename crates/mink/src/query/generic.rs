@@ -1,9 +1,12 @@
 //! The default routine for any two convex shapes: GJK for distance and
-//! intersection, MPR (or GJK+EPA on request) for penetration.
+//! intersection, MPR (or GJK+EPA on request) for penetration, the
+//! support-set manifold ([`crate::contact`]'s general convex path).
 
-use super::table::PairAlgorithm;
-use super::{Algorithm, Method, Overlap, Proximity, Side, Status};
-use mink_gjk::{EpaStatus, GjkStatus};
+use super::{Algorithm, Method, Overlap, Proximity, Status};
+use crate::contact::{convex_manifold, Manifold, Settings};
+use crate::pair::{PairRoutine, Side};
+use crate::PairVisitor;
+use mink_gjk::{EpaStatus, GjkCache, GjkStatus};
 use mink_mpr::MprStatus;
 use mink_support::{Pair, Real, Rounded, Support};
 
@@ -25,7 +28,7 @@ macro_rules! with_pair {
     }};
 }
 
-impl<R: Real, A: Support<R>, B: Support<R>> PairAlgorithm<R, A, B> for Generic {
+impl<R: Real, A: Support<R>, B: Support<R>> PairRoutine<R, A, B> for Generic {
     fn distance(&self, a: &A, sa: &Side<R>, b: &B, sb: &Side<R>, m: Method) -> Proximity<R> {
         let fail = Proximity::failed(Status::InvalidInput, Algorithm::Gjk);
         let d = with_pair!(a, sa, b, sb, return fail, |pair| mink_gjk::distance(
@@ -102,6 +105,22 @@ impl<R: Real, A: Support<R>, B: Support<R>> PairAlgorithm<R, A, B> for Generic {
                 })
             }
         }
+    }
+
+    fn manifold(
+        &self,
+        a: &A,
+        sa: &Side<R>,
+        b: &B,
+        sb: &Side<R>,
+        params: &Settings<R>,
+        cache: Option<&mut GjkCache<R>>,
+    ) -> Manifold<R> {
+        convex_manifold(self, a, sa, b, sb, params, cache)
+    }
+
+    fn visit<V: PairVisitor<R>>(&self, a: &A, b: &B, visitor: V) -> V::Output {
+        visitor.convex(a, b)
     }
 }
 

@@ -1,8 +1,11 @@
 //! A half-space against anything: the other shape's support along minus
 //! the plane's normal is its deepest point (exact for every convex shape).
 
-use super::table::PairAlgorithm;
-use super::{Algorithm, Method, Overlap, Proximity, Side, Status};
+use super::{Algorithm, Method, Overlap, Proximity, Status};
+use crate::contact::{half_space_manifold, Manifold, Settings};
+use crate::pair::{PairRoutine, Side};
+use crate::PairVisitor;
+use mink_gjk::GjkCache;
 use mink_support::{HalfSpace, Real, Support};
 
 /// Half-space (A) against a convex shape (B), by
@@ -40,7 +43,9 @@ impl PlaneConvex {
     }
 }
 
-impl<R: Real, B: Support<R>> PairAlgorithm<R, HalfSpace<R>, B> for PlaneConvex {
+impl<R: Real, B: Support<R>> PairRoutine<R, HalfSpace<R>, B> for PlaneConvex {
+    const CLOSED_FORM: bool = true;
+
     #[inline]
     fn distance(
         &self,
@@ -73,13 +78,32 @@ impl<R: Real, B: Support<R>> PairAlgorithm<R, HalfSpace<R>, B> for PlaneConvex {
             iterations: 0,
         }
     }
+    #[inline]
+    fn manifold(
+        &self,
+        a: &HalfSpace<R>,
+        sa: &Side<R>,
+        b: &B,
+        sb: &Side<R>,
+        params: &Settings<R>,
+        _: Option<&mut GjkCache<R>>,
+    ) -> Manifold<R> {
+        half_space_manifold(a, sa, b, sb, params)
+    }
+    #[inline]
+    fn visit<V: PairVisitor<R>>(&self, a: &HalfSpace<R>, b: &B, visitor: V) -> V::Output {
+        visitor.half_space(a, b, true)
+    }
 }
 
 /// Two half-spaces: unbounded overlap in general, no distance or depth to
-/// report; every query gives [`Status::Unsupported`].
+/// report; every query gives [`Status::Unsupported`], and the manifold is
+/// empty.
 pub(crate) struct TwoPlanes;
 
-impl<R: Real> PairAlgorithm<R, HalfSpace<R>, HalfSpace<R>> for TwoPlanes {
+impl<R: Real> PairRoutine<R, HalfSpace<R>, HalfSpace<R>> for TwoPlanes {
+    const CLOSED_FORM: bool = true;
+
     fn distance(
         &self,
         _: &HalfSpace<R>,
@@ -114,5 +138,24 @@ impl<R: Real> PairAlgorithm<R, HalfSpace<R>, HalfSpace<R>> for TwoPlanes {
             status: Status::Unsupported,
             iterations: 0,
         }
+    }
+    fn manifold(
+        &self,
+        _: &HalfSpace<R>,
+        _: &Side<R>,
+        _: &HalfSpace<R>,
+        _: &Side<R>,
+        _: &Settings<R>,
+        _: Option<&mut GjkCache<R>>,
+    ) -> Manifold<R> {
+        Manifold::new()
+    }
+    fn visit<V: PairVisitor<R>>(
+        &self,
+        a: &HalfSpace<R>,
+        b: &HalfSpace<R>,
+        visitor: V,
+    ) -> V::Output {
+        visitor.half_spaces(a, b)
     }
 }

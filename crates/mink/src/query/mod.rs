@@ -1,22 +1,23 @@
 //! Distance, intersection and penetration of two [`Shape`]s: the pair is
-//! resolved once through the pair matrix, and the algorithm for each pair
-//! comes from one table ([`table`](self) module docs: analytic special
-//! cases, GJK for distance, MPR or GJK+EPA for penetration).
+//! resolved once through the pair table (`crate::pair`), whose routine for
+//! each pair is an analytic special case or the generic one (GJK for
+//! distance, MPR or GJK+EPA for penetration).
 //!
 //! Every result is in the world frame, meters; normals point from A to B;
 //! distances are signed (negative when overlapping, minus the depth).
 
-mod analytic;
-mod generic;
-mod half_space;
+pub(crate) mod analytic;
+pub(crate) mod generic;
+pub(crate) mod half_space;
 mod result;
-mod table;
 
 pub use result::{Algorithm, Overlap, Proximity, Status};
 
 /// The closest points of two segments, shared with the contact routines.
 pub(crate) use analytic::closest_segment_points;
 
+use crate::pair::table::{self, run_pair};
+use crate::pair::Side;
 use crate::shape::{NoCustomShape, Shape};
 use mink_support::{Iso3, Real, Support};
 
@@ -73,25 +74,12 @@ impl<'s, 'a, R: Real, U> Body<'s, 'a, R, U> {
         Self { margin, ..self }
     }
 
-    fn side(&self) -> Side<R> {
+    /// The body's pose and margin, for the pair routines.
+    pub(crate) fn side(&self) -> Side<R> {
         Side {
             pose: self.pose,
             margin: self.margin,
         }
-    }
-}
-
-/// Where a shape is and how much it is inflated: what a pair routine needs
-/// besides the concrete shape.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Side<R> {
-    pub pose: Iso3<R>,
-    pub margin: R,
-}
-
-impl<R: Real> Side<R> {
-    fn valid(&self) -> bool {
-        self.pose.is_finite() && self.margin.finite() && self.margin >= R::ZERO
     }
 }
 
@@ -127,7 +115,7 @@ pub fn distance<R: Real, U: Support<R>>(
     if !sa.valid() || !sb.valid() {
         return Proximity::failed(Status::InvalidInput, Algorithm::Analytic);
     }
-    table::run_pair(a.shape, b.shape, table::DistanceQuery { sa, sb, method })
+    run_pair(a.shape, b.shape, table::DistanceQuery { sa, sb, method })
 }
 
 /// Penetration of two bodies: when they overlap, `distance` is minus the
@@ -166,38 +154,17 @@ pub fn penetration<R: Real, U: Support<R>>(
     b: &Body<'_, '_, R, U>,
     method: Method,
 ) -> Proximity<R> {
-    let first = penetration_first(a, b, method);
-    let uncertified = matches!(first.status, Status::Unverified | Status::IterationLimit);
-    if method != Method::Auto
-        || first.algorithm != Algorithm::Mpr
-        || !uncertified
-        || !(first.distance < R::ZERO)
-    {
-        return first;
-    }
-    let exact = penetration_first(a, b, Method::Epa);
-    let iterations = first.iterations.saturating_add(exact.iterations);
-    let shallower = exact.status == Status::Converged
-        && exact.distance < R::ZERO
-        && exact.distance >= first.distance;
-    let best = if shallower { exact } else { first };
-    Proximity { iterations, ..best }
-}
-
-/// [`penetration`] without the certification of MPR's answers: the
-/// table's algorithm alone. The contact pipeline takes it, with its own
-/// check of deep MPR answers, where a contact's speed matters more than
-/// the last percent of a deep overlap's depth.
-pub(crate) fn penetration_first<R: Real, U: Support<R>>(
-    a: &Body<'_, '_, R, U>,
-    b: &Body<'_, '_, R, U>,
-    method: Method,
-) -> Proximity<R> {
     let (sa, sb) = (a.side(), b.side());
     if !sa.valid() || !sb.valid() {
         return Proximity::failed(Status::InvalidInput, Algorithm::Analytic);
     }
-    table::run_pair(a.shape, b.shape, table::PenetrationQuery { sa, sb, method })
+    let query = table::PenetrationQuery {
+        sa,
+        sb,
+        method,
+        certify: true,
+    };
+    run_pair(a.shape, b.shape, query)
 }
 
 /// Whether two bodies overlap or touch (see [`Overlap`]). A non-finite
@@ -217,5 +184,5 @@ pub fn intersect<R: Real, U: Support<R>>(
             iterations: 0,
         };
     }
-    table::run_pair(a.shape, b.shape, table::IntersectQuery { sa, sb, method })
+    run_pair(a.shape, b.shape, table::IntersectQuery { sa, sb, method })
 }
