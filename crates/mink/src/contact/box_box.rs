@@ -4,7 +4,7 @@
 //! reference face's rectangle (up to 8 points, reduced to 4) or one point
 //! between the two closest edges.
 
-use super::features::DISTINCT_FRACTION;
+use super::features::{DISTINCT_FRACTION, EPA_DEPTH_FRACTION};
 use super::reduce::Candidates;
 use super::{ContactPoint, Manifold, Patch, Settings};
 use crate::pair::{queries_of, PairRoutine, Side};
@@ -63,6 +63,27 @@ impl<R: Real> PairRoutine<R, Cuboid<R>, Cuboid<R>> for BoxBox {
 /// the best face, to be chosen: faces give full manifolds and A as the
 /// reference keeps the points stable from frame to frame. 1e-3.
 pub const BOX_FEATURE_PREFERENCE: f64 = 1e-3;
+
+/// The cosine above which an edge pair's axis is near the best face's
+/// normal, where the edge pair must beat the face by
+/// [`NEAR_FACE_EDGE_PREFERENCE`] rather than [`BOX_FEATURE_PREFERENCE`].
+/// 0.995, about 5.7°.
+pub const EDGE_AXIS_FACE_COS: f64 = 0.995;
+
+/// How much better (meters, as a fraction of the smaller box's half
+/// diagonal) an edge pair whose axis is near the best face's normal
+/// ([`EDGE_AXIS_FACE_COS`]) must separate than that face to be chosen,
+/// on a pair whose face overlaps by at most
+/// [`EPA_DEPTH_FRACTION`](super::EPA_DEPTH_FRACTION) of that size (a
+/// resting contact; deeper pairs keep [`BOX_FEATURE_PREFERENCE`]):
+/// 2e-2. Boxes resting face on face with a small tilt have edge axes
+/// within the tilt of both face normals that separate a little better
+/// than the faces (by about 1.5e-3 of the size at a 1° tilt and 1 cm
+/// deep), yet they touch along the face's patch, which the face's clip
+/// gives (up to four points) and an edge pair would reduce to one. The
+/// cost: the patch's deepest depth may exceed the penetration depth by
+/// up to this fraction of the size, on such pairs.
+pub const NEAR_FACE_EDGE_PREFERENCE: f64 = 2e-2;
 
 /// Below this length of `a_i × b_j` (unit axes), the two edge directions
 /// are parallel and their axis is a face axis already tested: skipped.
@@ -166,7 +187,25 @@ fn box_box_manifold<R: Real>(
     let b_face = face_b.1 > face_a.1 + prefer;
     let best_face = face_a.1.max_of(face_b.1);
     let mut cands = Candidates::new();
-    if edge.3 > best_face + prefer {
+    // An edge pair wins when it separates better than the best face by
+    // the preference; by the larger one when its axis is nearly that
+    // face's normal on a shallow pair: two faces resting on each other
+    // with a small tilt
+    // have edge axes within the tilt of both normals that separate a
+    // little better, but the contact is the face's patch, not one point
+    // between two edges.
+    let along_face = if b_face {
+        edge.2.dot(c[face_b.0]).abs()
+    } else {
+        edge.2.get(face_a.0).abs()
+    };
+    let resting = -best_face <= R::lit(EPA_DEPTH_FRACTION) * size;
+    let edge_prefer = if resting && along_face >= R::lit(EDGE_AXIS_FACE_COS) {
+        R::lit(NEAR_FACE_EDGE_PREFERENCE) * size
+    } else {
+        prefer
+    };
+    if edge.3 > best_face + edge_prefer {
         let (i, j, l, _) = edge;
         if let Some(p) = edge_contact(&a, &b, &c, t, i, j, l, margin, size) {
             cands.push(p, distinct);

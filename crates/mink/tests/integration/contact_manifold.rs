@@ -4,7 +4,8 @@
 //! perturbation scheme against the same answers.
 
 use mink::contact::{
-    contact_manifold, contact_manifold_with, ContactParams, Manifold, Patch, BOX_FEATURE_PREFERENCE,
+    contact_manifold, contact_manifold_with, ContactParams, Manifold, Patch,
+    BOX_FEATURE_PREFERENCE, NEAR_FACE_EDGE_PREFERENCE,
 };
 use mink::query::Body;
 use mink::support::{
@@ -547,8 +548,10 @@ fn boxes_with_margins<R: Real>() {
                     .map(|c| c.depth.to_f64())
                     .fold(f64::MIN, f64::max);
                 // Overlapping cores: A's face stands while B's face or an
-                // edge pair is not better by the preference (documented).
-                let bias = BOX_FEATURE_PREFERENCE * ha.norm().min_of(hb.norm()).to_f64();
+                // edge pair is not better by the preference, the larger
+                // one for an edge axis near the face's normal (documented).
+                let preference = BOX_FEATURE_PREFERENCE.max(NEAR_FACE_EDGE_PREFERENCE);
+                let bias = preference * ha.norm().min_of(hb.norm()).to_f64();
                 assert!(
                     deepest >= -d - t && deepest <= -d + t + bias,
                     "case {i}: deepest {deepest} at distance {d}, margins {ma} {mb}: {m:?}"
@@ -875,3 +878,55 @@ fn invalid_input<R: Real>() {
     assert!(contact_manifold(&Body::new(&plane, ok), &Body::new(&plane, ok), &params).is_empty());
 }
 for_each_real!(invalid_input_gives_no_points, invalid_input);
+
+/// A box resting face on face on another, as a stack at rest looks: B's
+/// bottom face 1 cm into A's top face, B turned by any angle about A's
+/// normal, tilted by up to 1° about a random horizontal axis and moved by
+/// up to 10 cm sideways, A at a random pose; 2 mm margin. The faces'
+/// points are 1 cm deep give or take the tilt over the face's half
+/// diagonal (at most 0.64 · sin 1° = 1.12 cm), so every point of the
+/// clipped patch is within the margin: the manifold is four points (the
+/// patch is a rectangle or an octagon), all within the margin and at most
+/// 2.2 cm deep, along A's face normal or B's (within the tilt).
+fn resting_boxes<R: Real>() {
+    let mut rng = Rng::new(0x5e57);
+    let half = v::<R>(0.5, 0.4, 0.3);
+    let cube: Shape<'_, R> = Cuboid::new(half).unwrap().into();
+    let params = ContactParams::new().with_margin(R::lit(0.002));
+    let mut short = 0;
+    let mut worst = String::new();
+    for _ in 0..1024 {
+        let pose_a = rng.pose::<R>(2.0);
+        let yaw = Mat3::from_axis_angle(Vec3::Z, rng.range::<R>(0.0, core::f64::consts::TAU));
+        let phi = rng.range_f64(0.0, core::f64::consts::TAU);
+        let axis = v::<R>(phi.cos(), phi.sin(), 0.0);
+        let tilt = Mat3::from_axis_angle(axis, rng.range::<R>(0.0, 1f64.to_radians()));
+        let offset = v::<R>(rng.range_f64(-0.1, 0.1), rng.range_f64(-0.1, 0.1), 0.59);
+        let rotation = pose_a.rotation.mul_mat(&tilt.mul_mat(&yaw));
+        let pose_b = Iso3::from_parts(rotation, pose_a.transform_point(offset));
+        let m = contact_manifold(
+            &Body::new(&cube, pose_a),
+            &Body::new(&cube, pose_b),
+            &params,
+        );
+        let up = pose_a.rotation.col(2);
+        let ok = m.len() == 4
+            && m.as_slice().iter().all(|c| {
+                let depth = c.depth.to_f64();
+                (-0.002..=0.0213).contains(&depth)
+                    && c.normal.dot(up) > R::lit(1f64.to_radians().cos() - 1e-4)
+            });
+        if !ok {
+            short += 1;
+            if worst.is_empty() {
+                worst = format!("{pose_a:?} {pose_b:?} {m:?}");
+            }
+        }
+    }
+    assert_eq!(
+        short, 0,
+        "{short} of 1024 resting poses short; first: {worst}"
+    );
+}
+
+for_each_real!(resting_boxes_touch_at_four_points, resting_boxes);
