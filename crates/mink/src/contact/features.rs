@@ -155,11 +155,11 @@ where
 /// is (the penetration query would run MPR only to find them apart, then
 /// the same GJK), and so does a pair whose cores are apart but whose
 /// inflations overlap (exact, as the penetration query's own answer for
-/// it would be); only overlapping cores go on to [`penetration`] with
-/// `params.method`. Pairs of strictly convex shapes go straight to
-/// [`penetration`]: their queries are analytic or short. A bad margin or
-/// pose is reported by [`penetration`]. GJK starts from `cache` and leaves
-/// its state there, when the caller keeps one.
+/// it would be); only overlapping cores go on to the routine's
+/// penetration with `params.method` ([`deep_checked`]). Pairs of strictly
+/// convex shapes go straight to it: their queries are analytic or short.
+/// GJK starts from `cache` and leaves its state there, when the caller
+/// keeps one.
 fn first_contact<R, A, B, T>(
     routine: &T,
     a: &A,
@@ -203,12 +203,11 @@ where
     }
 }
 
-/// The pair's penetration answer with `params.method`; when that is MPR
-/// and deeper than [`EPA_DEPTH_FRACTION`] of the smaller shape's size,
-/// GJK+EPA's answer instead if it converged and is shallower (both are
-/// overlaps along their normals, so the shallower is closer to the
-/// penetration depth).
-/// The perturbation's queries take it too, so that they see the pair as
+/// The pair's penetration answer from `routine` with `params.method`;
+/// when that is MPR and deeper than [`EPA_DEPTH_FRACTION`] of the smaller
+/// shape's size, GJK+EPA's answer instead if it converged and is
+/// shallower (both are overlaps along their normals, so the shallower is
+/// closer to the penetration depth). The perturbation's queries take it too, so that they see the pair as
 /// the first contact did. `size` is the pair's [`pair_size`], measured
 /// here when needed and not yet known.
 pub(crate) fn deep_checked<R, A, B, T>(
