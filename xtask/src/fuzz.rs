@@ -69,7 +69,8 @@ pub const OPEN_BUGS: &[(&str, &str)] = &[(
     "about 1 in 2,000 random inputs (17 of 34,000, all but one f64): a point found by \
          turning a round shape, mapped back, about 1e-2 of the size across the normal from \
          the other shape's witness (off a segment, a rim or a triangle), or inside the other \
-         shape on a nested pair",
+         shape on a nested pair; cargo-fuzz finds one within a minute (a hull and a cone \
+         within a wide margin, a speculative point whose surface point lies off the hull)",
 )];
 
 /// How long each target runs.
