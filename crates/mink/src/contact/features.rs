@@ -10,8 +10,9 @@
 
 use super::patch::{patch, Feature, Frame};
 use super::perturb::{perturbed_contacts, PerturbSide};
+use super::probe::facing;
 use super::reduce::Candidates;
-use super::rounded::reach;
+use super::rounded::shape_reach;
 use super::{ContactPoint, Manifold, Patch, Settings};
 use crate::pair::{PairRoutine, Side};
 use crate::query::{Algorithm, Method, Proximity, Status};
@@ -117,7 +118,18 @@ where
     if !first.status.is_answer() || !(first.distance <= params.margin) {
         return out;
     }
-    let p0 = first_point(&first);
+    let p0 = if first.status.is_finished() {
+        first_point(&first)
+    } else {
+        let scale = pair_size(a, sa, b, sb, &mut size);
+        let apart = first.p_a - first.p_b;
+        let across = (apart - first.normal * apart.dot(first.normal)).norm();
+        let slack = R::lit(DISTINCT_FRACTION * DISTINCT_FRACTION) * scale;
+        let supported = (across > slack)
+            .then(|| supported_point(a, sa, b, sb, first.normal, scale))
+            .flatten();
+        supported.unwrap_or_else(|| first_point(&first))
+    };
     if params.patch == Patch::Single || A::STRICTLY_CONVEX || B::STRICTLY_CONVEX {
         out.push(p0);
         return out;
@@ -143,6 +155,59 @@ where
     }
     let slop = R::lit(FEATURE_SLOP_FRACTION) * scale;
     extra.reduce_with_first(p0, slop, distinct, first.normal)
+}
+
+/// The contact point of an unfinished first contact (a query cut short by
+/// its iteration cap or by round-off) along its normal `n`, from the
+/// shapes rather than its witnesses: those need not face each other
+/// across `n`, nor lie on the surfaces (an MPR portal stopped early on a
+/// curved shape interpolates far from it), so the midpoint and depth
+/// would stand for surface points that are not the shapes'. Here A's
+/// point is its support point along `n` and B's along `-n` (surface
+/// points, the depth their overlap along `n`), made to face each other
+/// across `n` ([`facing`], each within [`DISTINCT_FRACTION`]² of `scale`,
+/// the pair's smaller size, of its shape); `None` when they cannot be, or
+/// when they are shallower than the overlap along `n` by more than the
+/// feature slop, and the witnesses' point stands. Used only when the
+/// witnesses are that far apart across `n`.
+fn supported_point<R, A, B>(
+    a: &A,
+    sa: &Side<R>,
+    b: &B,
+    sb: &Side<R>,
+    n: Vec3<R>,
+    scale: R,
+) -> Option<ContactPoint<R>>
+where
+    R: Real,
+    A: Support<R>,
+    B: Support<R>,
+{
+    let local_a = a.support(sa.pose.inverse_transform_vector(n), &mut A::Hint::default());
+    let top_a = sa.pose.transform_point(local_a) + n * (a.inflation() + sa.margin);
+    let local_b = b.support(
+        sb.pose.inverse_transform_vector(-n),
+        &mut B::Hint::default(),
+    );
+    let bottom_b = sb.pose.transform_point(local_b) - n * (b.inflation() + sb.margin);
+    // Either point may be the one the other shape faces (a flat side under
+    // a round one): A's first, then B's.
+    let slack = R::lit(DISTINCT_FRACTION * DISTINCT_FRACTION) * scale;
+    let (on_a, on_b) = facing(a, sa, b, sb, top_a, bottom_b, n, slack)
+        .or_else(|| facing(b, sb, a, sa, bottom_b, top_a, n, slack).map(|(b, a)| (a, b)))?;
+    let depth = (on_a - on_b).dot(n);
+    // Facing points are at most as deep as the overlap along `n`; one
+    // shallower than it by more than the feature slop no longer stands for
+    // the first contact.
+    let overlap = (top_a - bottom_b).dot(n);
+    if !(depth >= overlap - R::lit(FEATURE_SLOP_FRACTION) * scale) {
+        return None;
+    }
+    Some(ContactPoint {
+        position: on_a - n * (depth * R::HALF),
+        normal: n,
+        depth,
+    })
 }
 
 /// The pair's first contact (its signed distance, witnesses and normal),
@@ -282,9 +347,12 @@ fn feature_points<R, A, B>(
     // the normal, so that both surface points stand over the vertex.
     let (ia, ib) = (a.inflation() + sa.margin, b.inflation() + sb.margin);
     let parallel = R::lit(PARALLEL_EDGE_SIN);
+    // The surface over a patch vertex within the flatness tolerance.
+    let exit_tol = R::lit(FEATURE_SLOP_FRACTION * FLAT_FRACTION) * scale;
     patch(&fa, &fb, distinct, parallel, |p| {
-        let top_a = p.h_a + reach(&fa, p.u, p.v, true, ia);
-        let bottom_b = p.h_b - reach(&fb, p.u, p.v, false, ib);
+        let top_a = p.h_a + shape_reach(a, sa, &fa, &frame, (p.u, p.v, p.h_a), true, ia, exit_tol);
+        let bottom_b =
+            p.h_b - shape_reach(b, sb, &fb, &frame, (p.u, p.v, p.h_b), false, ib, exit_tol);
         let depth = top_a - bottom_b;
         if depth >= -margin {
             let point = ContactPoint {
@@ -329,7 +397,11 @@ fn feature<R: Real, S: Support<R>>(
         // of the feature, so the patch stays on both surfaces.
         let _ = s.support_set(local, tol, &mut set);
         if let Ok(f) = Feature::of(set.points(), pose, frame, len_tol, flat_tol) {
-            return f;
+            if f.as_ref()
+                .is_none_or(|f| on_surface(s, pose, f, frame, dir, flat_tol))
+            {
+                return f;
+            }
         }
         if !(tol > slop) {
             break;
@@ -337,6 +409,31 @@ fn feature<R: Real, S: Support<R>>(
         tol = (tol * R::HALF * R::HALF).max_of(slop);
     }
     None
+}
+
+/// Whether the feature `f` of `s` (at `pose`), its support set along the
+/// world direction `dir`, lies on the shape's surface: no point of the core
+/// stands more than `flat_tol` meters past the feature's plane
+/// ([`Feature::plane`], on `dir`'s side). Any three points of a support
+/// set are flat, but on a deep pair, whose support sets reach well below
+/// the extreme, three vertices of different faces span a triangle through
+/// the shape's inside, and a patch point there would not be on the
+/// surface; a segment between two vertices can cut through it the same
+/// way.
+fn on_surface<R: Real, S: Support<R>>(
+    s: &S,
+    pose: &Iso3<R>,
+    f: &Feature<R>,
+    frame: &Frame<R>,
+    dir: Vec3<R>,
+    flat_tol: R,
+) -> bool {
+    let Some((m, on_plane)) = f.plane(frame) else {
+        return true;
+    };
+    let m = if m.dot(dir) < R::ZERO { -m } else { m };
+    let local = s.support(pose.inverse_transform_vector(m), &mut S::Hint::default());
+    (pose.transform_point(local) - on_plane).dot(m) <= flat_tol
 }
 
 /// The flatness tolerance of a touching feature, as a fraction of the

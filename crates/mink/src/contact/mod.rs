@@ -51,6 +51,7 @@ mod half_space;
 mod patch;
 mod perturb;
 mod point;
+mod probe;
 mod reduce;
 mod rounded;
 

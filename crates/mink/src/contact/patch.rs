@@ -42,6 +42,12 @@ impl<R: Real> Frame<R> {
         }
     }
 
+    /// The frame's normal (its height axis), world frame.
+    #[inline(always)]
+    pub fn normal(&self) -> Vec3<R> {
+        self.n
+    }
+
     /// `p` (world) in the frame.
     #[inline(always)]
     pub fn local(&self, p: Vec3<R>) -> P2<R> {
@@ -201,6 +207,29 @@ impl<R: Real> Feature<R> {
             }
         }
         Ok(feature)
+    }
+
+    /// A plane through the feature, world frame, as its unit normal (the
+    /// one closest to `frame`'s normal) and a point of it: the fitted
+    /// plane of a polygon; the plane through a segment whose normal is
+    /// `frame`'s normal without its component along the segment. `None`
+    /// for a point, or a segment along the normal.
+    pub fn plane(&self, frame: &Frame<R>) -> Option<(Vec3<R>, Vec3<R>)> {
+        match self {
+            Feature::Point(_) => None,
+            Feature::Segment(a, b) => {
+                let (pa, pb) = (frame.world(a.u, a.v, a.h), frame.world(b.u, b.v, b.h));
+                let along = (pb - pa).try_normalize()?;
+                let m = (frame.n - along * along.dot(frame.n)).try_normalize()?;
+                Some((m, pa))
+            }
+            Feature::Polygon(poly, plane) => {
+                let p = *poly.as_slice().first()?;
+                let (du, dv) = plane.slopes();
+                let m = frame.world(-du, -dv, R::ONE).try_normalize()?;
+                Some((m, frame.world(p.u, p.v, plane.height(p.u, p.v))))
+            }
+        }
     }
 
     /// The height of the feature's point, segment or plane at `(u, v)`

@@ -15,6 +15,7 @@
 //! (exact when the other side is flat there, as a face under a cap is).
 
 use super::features::{deep_checked, DISTINCT_FRACTION};
+use super::probe::facing;
 use super::reduce::Candidates;
 use super::{ContactPoint, Settings};
 use crate::pair::{PairRoutine, Side};
@@ -145,15 +146,23 @@ pub(crate) fn perturbed_contacts<R, A, B, T>(
         if lateral(on_a, on_b, n) > tol + swing {
             continue;
         }
+        // The turned side's point is exact; the other side's point faces it
+        // along the first normal, or the contact moves to where the other
+        // shape ends (see `facing`).
+        let slack = distinct * R::lit(DISTINCT_FRACTION);
+        let settled = match side {
+            PerturbSide::A => facing(a, sa, b, sb, on_a, on_b, n, slack),
+            PerturbSide::B => facing(b, sb, a, sa, on_b, on_a, n, slack).map(|(b, a)| (a, b)),
+        };
+        let Some((on_a, on_b)) = settled else {
+            continue;
+        };
         let depth = (on_a - on_b).dot(n);
         if !(depth >= -params.margin) {
             continue;
         }
-        // The midpoint across the exact (turned-back) point.
-        let position = match side {
-            PerturbSide::A => on_a - n * (depth * R::HALF),
-            PerturbSide::B => on_b + n * (depth * R::HALF),
-        };
+        // The midpoint of the two facing surface points.
+        let position = on_a - n * (depth * R::HALF);
         out.push(
             ContactPoint {
                 position,
