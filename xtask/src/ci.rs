@@ -48,6 +48,14 @@ const STEPS: &[Step] = &[
         run: crate::no_std::run,
     },
     Step {
+        name: "msrv",
+        run: crate::msrv::run,
+    },
+    Step {
+        name: "package",
+        run: crate::package::run,
+    },
+    Step {
         name: "firmware",
         run: firmware,
     },

@@ -2,10 +2,15 @@
 //! `.cargo/config.toml`).
 //!
 //! - `ci`: everything CI checks, in order, stopping at the first failure:
-//!   formatting, clippy, tests, docs, `no-std`, then (under CI) `firmware`.
+//!   formatting, clippy, tests, docs, `no-std`, `msrv`, `package`, then
+//!   (under CI) `firmware`.
 //! - `no-std`: proves the library crates need neither `std` nor `alloc`, by
 //!   building them for two bare-metal targets and linking a probe binary that
 //!   calls their core API.
+//! - `msrv`: checks the library crates on the minimum supported Rust
+//!   version (`rust-version`), installing that toolchain with rustup.
+//! - `package`: `cargo package` (with its verification build) of every
+//!   library crate, in dependency order.
 //! - `firmware`: builds the Cortex-M4F firmware example, runs it under QEMU,
 //!   checks its answers and writes its size, stack and instruction figures;
 //!   fails when the flash or stack is over its budget.
@@ -23,7 +28,9 @@ mod bake_field;
 mod ci;
 mod firmware;
 mod fuzz;
+mod msrv;
 mod no_std;
+mod package;
 mod run;
 mod workspace;
 
@@ -34,8 +41,10 @@ const USAGE: &str = "\
 usage: cargo xtask <command>
 
 commands:
-  ci                  formatting, clippy, tests, docs, no-std and (CI=true) firmware, as CI runs them
-  no-std              build the library crates for bare-metal targets and link the no-std probe
+  ci                  formatting, clippy, tests, docs, no-std, msrv, package and (CI=true) firmware, as CI runs them
+  no-std              build the library crates for bare-metal targets (each embedded feature) and link the no-std probe
+  msrv                check the library crates on the minimum supported Rust version (installs it)
+  package             cargo package (and verify) every library crate, in dependency order
   firmware            run the Cortex-M4F firmware under QEMU, check its answers and flash/stack budgets, write figures
   fuzz-smoke SECONDS [TARGET ...]
                       run every fuzz target (or the named ones) for SECONDS each, report all failures
@@ -56,6 +65,8 @@ fn main() -> ExitCode {
     let result = match args.as_slice() {
         ["ci"] => ci::run(),
         ["no-std"] => no_std::run(),
+        ["msrv"] => msrv::run(),
+        ["package"] => package::run(),
         ["firmware"] => firmware::run(),
         ["bake-field", rest @ ..] => bake_field::run(rest),
         ["fuzz-ci"] => fuzz::ci(),

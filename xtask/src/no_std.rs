@@ -3,7 +3,13 @@
 //! 1. Installs the bare-metal targets with `rustup target add` if missing.
 //! 2. Builds every library crate with default features off for each target
 //!    (warnings denied): a crate that names `std` cannot build there at all.
-//! 3. Builds and links `xtask/no-std-probe`, a `#![no_std]`, `#![no_main]`
+//! 3. Checks every library crate with each feature an embedded user turns
+//!    on without `std` ([`EMBEDDED_FEATURES`], where the crate has it), for
+//!    each target and for [`CHECK_ONLY_TARGETS`] (another microcontroller
+//!    architecture, checked without linking), warnings denied; and the
+//!    features that need `std` ([`HOST_ONLY_FEATURES`]) on the host without
+//!    the crates' own `std`.
+//! 4. Builds and links `xtask/no-std-probe`, a `#![no_std]`, `#![no_main]`
 //!    binary with its own panic handler and no global allocator that calls
 //!    the core API of every library crate, for each target. Linking fails if
 //!    anything in the graph pulls in `std` (no such crate for the target) or
@@ -17,10 +23,25 @@ use std::path::Path;
 /// Cortex-M0 (no FPU, no atomic compare-and-swap).
 pub const TARGETS: &[&str] = &["thumbv7em-none-eabihf", "thumbv6m-none-eabi"];
 
+/// Features an embedded user turns on without `std`, each checked alone
+/// (default features off) on every bare-metal target, for every library
+/// crate that has it.
+pub const EMBEDDED_FEATURES: &[&str] = &["alloc", "defmt", "glam"];
+
+/// Features that need `std` through their dependency (the `arbitrary`
+/// crate is not `no_std`): checked on the host, default features off, so
+/// that the feature itself brings what it needs.
+pub const HOST_ONLY_FEATURES: &[&str] = &["arbitrary"];
+
+/// Bare-metal targets the library crates are checked for (default
+/// features off, then each of [`EMBEDDED_FEATURES`]) but the probe is not
+/// linked for: RISC-V microcontrollers (no atomics, no FPU).
+pub const CHECK_ONLY_TARGETS: &[&str] = &["riscv32imc-unknown-none-elf"];
+
 /// The probe package, relative to the workspace root.
 const PROBE_DIR: &str = "xtask/no-std-probe";
 
-/// Runs the three stages above; each failure says which stage and why.
+/// Runs the stages above; each failure says which stage and why.
 pub fn run() -> Result {
     ensure_targets()?;
     let crates = library_crates()?;
@@ -33,18 +54,16 @@ pub fn run() -> Result {
         for name in &names {
             cmd = cmd.args(["-p", name]);
         }
-        let (ok, stderr) = cmd
+        let cmd = cmd
             .args(["--no-default-features", "--target", target])
             .env("RUSTFLAGS", &rustflags)
-            .locked_in_ci()
-            .run_keeping_stderr()?;
-        if !ok {
-            return Err(format!(
-                "the library crates do not build for {target} with default features off: {}",
-                diagnose(&stderr)
-            ));
-        }
+            .locked_in_ci();
+        run_diagnosed(
+            cmd,
+            &format!("the library crates do not build for {target} with default features off"),
+        )?;
     }
+    feature_matrix(&crates, &rustflags)?;
     let probe_target_dir = target_dir().join("no-std-probe");
     let manifest = root().join(PROBE_DIR).join("Cargo.toml");
     for target in TARGETS {
@@ -59,11 +78,73 @@ pub fn run() -> Result {
         .args(["--", "-D", "warnings"])
         .run()?;
     println!(
-        "no-std: {} library crates build for {} with default features off, and the probe links \
-         without std or alloc",
+        "no-std: {} library crates build for {} with default features off and with each of {} \
+         (also checked for {}), and the probe links without std or alloc",
         names.len(),
-        TARGETS.join(" and ")
+        TARGETS.join(" and "),
+        EMBEDDED_FEATURES.join(", "),
+        CHECK_ONLY_TARGETS.join(", ")
     );
+    Ok(())
+}
+
+/// Stage 3: `cargo check` of the library crates on every bare-metal target
+/// with default features off (for the check-only targets, which stage 2
+/// did not build) and with each embedded feature alone, enabled on every
+/// crate that declares it; the host-only features on the host.
+fn feature_matrix(crates: &[(String, std::path::PathBuf)], rustflags: &str) -> Result {
+    let declared: Vec<(&str, Vec<String>)> = crates
+        .iter()
+        .map(|(name, dir)| {
+            let text = read(&dir.join("Cargo.toml"))?;
+            let features = crate::workspace::entries(&text)
+                .filter(|(section, _, _)| section == "features")
+                .map(|(_, key, _)| key)
+                .collect();
+            Ok((name.as_str(), features))
+        })
+        .collect::<Result<_>>()?;
+    let check = |target: Option<&str>, feature: Option<&str>| -> Result {
+        let with: Vec<&str> = declared
+            .iter()
+            .filter(|(_, features)| feature.is_none_or(|f| features.iter().any(|d| d == f)))
+            .map(|(name, _)| *name)
+            .collect();
+        if with.is_empty() {
+            return Ok(());
+        }
+        let mut cmd = Cmd::cargo().arg("check");
+        for name in &with {
+            cmd = cmd.args(["-p", name]);
+        }
+        cmd = cmd.arg("--no-default-features");
+        if let Some(f) = feature {
+            let list: Vec<String> = with.iter().map(|name| format!("{name}/{f}")).collect();
+            cmd = cmd.args(["--features", &list.join(",")]);
+        }
+        if let Some(t) = target {
+            cmd = cmd.args(["--target", t]);
+        }
+        let what = format!(
+            "the library crates do not build for {} with {}",
+            target.unwrap_or("the host"),
+            feature.map_or("default features off".to_string(), |f| format!(
+                "feature `{f}` (default features off)"
+            ))
+        );
+        run_diagnosed(cmd.env("RUSTFLAGS", rustflags).locked_in_ci(), &what)
+    };
+    for target in CHECK_ONLY_TARGETS {
+        check(Some(target), None)?;
+    }
+    for target in TARGETS.iter().chain(CHECK_ONLY_TARGETS) {
+        for feature in EMBEDDED_FEATURES {
+            check(Some(target), Some(feature))?;
+        }
+    }
+    for feature in HOST_ONLY_FEATURES {
+        check(None, Some(feature))?;
+    }
     Ok(())
 }
 
@@ -85,6 +166,7 @@ fn ensure_targets() -> Result {
         )?;
     let missing: Vec<&str> = TARGETS
         .iter()
+        .chain(CHECK_ONLY_TARGETS)
         .copied()
         .filter(|t| !installed.lines().any(|l| l.trim() == *t))
         .collect();
@@ -176,21 +258,25 @@ fn lock_packages(lock: &str) -> Vec<(String, String)> {
 /// Builds and links the probe for `target`; on failure, tells whether
 /// `std` or `alloc` got in, from the compiler's messages.
 fn build_probe(manifest: &Path, target: &str, target_dir: &Path, rustflags: &str) -> Result {
-    let (ok, stderr) = Cmd::cargo()
+    let cmd = Cmd::cargo()
         .args(["build", "--release", "--manifest-path"])
         .arg(manifest)
         .args(["--target", target, "--target-dir"])
         .arg(target_dir)
         .env("RUSTFLAGS", rustflags)
-        .locked_in_ci()
-        .run_keeping_stderr()?;
+        .locked_in_ci();
+    run_diagnosed(cmd, &format!("no-std probe failed for {target}"))
+}
+
+/// Runs `cmd`; on failure, an error that starts with `what` and says why
+/// ([`diagnose`]).
+fn run_diagnosed(cmd: Cmd, what: &str) -> Result {
+    let (ok, stderr) = cmd.run_keeping_stderr()?;
     if ok {
-        return Ok(());
+        Ok(())
+    } else {
+        Err(format!("{what}: {}", diagnose(&stderr)))
     }
-    Err(format!(
-        "no-std probe failed for {target}: {}",
-        diagnose(&stderr)
-    ))
 }
 
 /// Says, from the compiler's messages, why a no-std build failed: `std` or

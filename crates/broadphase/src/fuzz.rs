@@ -236,7 +236,7 @@ pub fn fuzz_broadphase<R: Real>(data: &[u8]) -> Result<FuzzSummary, FuzzMismatch
         };
         // Now and then a non-finite bound: every path must refuse the frame
         // (naming the geometry) and then carry on as if it never happened.
-        if bytes.next() % 16 == 0 {
+        if bytes.next().is_multiple_of(16) {
             let i = usize::from(bytes.next()) % active;
             let kept = geoms[i];
             geoms[i].aabb.max.y = R::nan();

@@ -64,6 +64,12 @@
 //! ```
 #![no_std]
 
+/// The crate README's example, compiled and run as a doctest so that it
+/// stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct CrateReadmeDoctests;
+
 #[cfg(feature = "alloc")]
 extern crate alloc;
 #[cfg(any(test, feature = "std"))]

@@ -59,6 +59,11 @@
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+/// The README's example, compiled and run as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 #[cfg(feature = "alloc")]
 extern crate alloc;
 

@@ -23,7 +23,7 @@ pub fn sample_direction<R: Real>(i: usize) -> Vec3<R> {
     }
     let k = i - n;
     if k < 6 {
-        let s = if k % 2 == 0 { R::ONE } else { -R::ONE };
+        let s = if k.is_multiple_of(2) { R::ONE } else { -R::ONE };
         return match k / 2 {
             0 => Vec3::new(s, R::ZERO, R::ZERO),
             1 => Vec3::new(R::ZERO, s, R::ZERO),

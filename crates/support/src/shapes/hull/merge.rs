@@ -296,7 +296,7 @@ fn layout<R: Real>(
         }
     }
     directed.sort_unstable();
-    if directed.len() % 2 != 0 {
+    if !directed.len().is_multiple_of(2) {
         return internal();
     }
     let mut edges: Vec<HullEdge> = Vec::with_capacity(directed.len() / 2);
