@@ -69,7 +69,9 @@ pub const OPEN_BUGS: &[(&str, &str)] = &[(
     "about 1 in 10,000 random inputs (4 of 40,000 on one seed, 5 on another, all f64, all \
          nested or coincident pairs): a first contact left unfinished by MPR or EPA whose \
          witnesses do not face each other across its normal (an ellipsoid, a cone, a prism), \
-         or rounded boxes nested in each other whose patch point lies inside one of them",
+         rounded boxes nested in each other whose patch point lies inside one of them, or a \
+         point found by turning a cone that lies past a hull's edge (dropping it made a scene's \
+         warm-started manifold differ from a cold one)",
 )];
 
 /// How long each target runs.

@@ -59,7 +59,8 @@ pub(crate) fn probe<R: Real, S: Support<R>>(s: &S, side: &Side<R>, q: Vec3<R>) -
 /// beyond the other, or the two supports of an unfinished query far apart
 /// across `n`). The contact then stands where the other shape ends: its
 /// closest point to the facing point, with the first shape's point moved
-/// across `n` to face it, kept only if that one stays on the first shape. "On" a shape means outside it by at
+/// across `n` to face it, kept only if that one stays on the first shape
+/// (outside it by at most `slack` meters). "On" a shape means outside it by at
 /// most `slack` meters (its core, inflation and margin); a facing point
 /// inside a shape is its surface point seen across a slightly tilted
 /// face.
@@ -82,13 +83,23 @@ where
     // `p` moved across `n` (in the plane normal to it) to face `q`.
     let across = |p: Vec3<R>, q: Vec3<R>| q + n * (p - q).dot(n);
     let facing_other = across(witness, exact);
+    // Any gap moves the contact (not only one past `slack`): the moved
+    // point tends to the facing one as the gap closes, so a contact does
+    // not jump with the round-off of the query that found it.
     let (gap, closest) = outside(other, so, facing_other)?;
-    if gap <= slack {
+    if !(gap > R::ZERO) {
         return Some((exact, facing_other));
     }
     let facing_turned = across(exact, closest);
     let (gap, _) = outside(turned, st, facing_turned)?;
-    (gap <= slack).then_some((facing_turned, closest))
+    if gap <= slack {
+        Some((facing_turned, closest))
+    } else {
+        // Neither pair is on both shapes; the facing one keeps the point
+        // (a point that came and went with round-off would make the
+        // manifold jump).
+        Some((exact, facing_other))
+    }
 }
 
 /// How far the world point `q` lies outside the shape `s` at `side` (its

@@ -171,30 +171,42 @@ pub(crate) fn shape_reach<R: Real, S: Support<R>>(
     }
     let w = if up { frame.normal() } else { -frame.normal() };
     let from = frame.world(u, v, h);
+    // Newton's iterates converge to the exit whatever the first contact's
+    // round-off; stopping at `tol` would leave an answer anywhere within
+    // it, different for a warm-started query than for a cold one. So the
+    // steps go on to round-off (a step that no longer moves `t`), and the
+    // last point counts if it is within `tol` of the surface.
     let mut t = upper;
+    let mut last = R::INFINITY;
     for _ in 0..MAX_REACH_STEPS {
         let PointProbe::OutsideCore {
             distance, outward, ..
         } = probe(s, side, from + w * t)
         else {
-            return lower;
+            break;
         };
-        if !(distance > tol) {
-            return t.max_of(lower);
-        }
+        last = distance;
         let rate = outward.dot(w);
-        if !(rate > R::ZERO) {
-            return lower;
+        if !(distance > R::ZERO && rate > R::ZERO) {
+            break;
         }
-        t = (t - distance / rate).max_of(lower);
+        let next = (t - distance / rate).max_of(lower);
+        if !(next < t) {
+            break;
+        }
+        t = next;
     }
-    lower
+    if last.abs() <= tol {
+        t
+    } else {
+        lower
+    }
 }
 
-/// Newton steps [`shape_reach`] takes before it settles for the lower
-/// bound: it converges quadratically from the upper bound, in two or
-/// three steps on the cases the fuzzers find.
-const MAX_REACH_STEPS: usize = 8;
+/// Newton steps [`shape_reach`] takes at most: it converges quadratically
+/// from the upper bound, to round-off in three to five steps on the cases
+/// the fuzzers find.
+const MAX_REACH_STEPS: usize = 12;
 
 /// [`reach`] of a polygon (its vertices' `(u, v)`, heights on `plane`):
 /// the swept polygon is the union of the prism over the polygon of half
