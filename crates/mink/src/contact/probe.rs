@@ -50,8 +50,8 @@ pub(crate) fn probe<R: Real, S: Support<R>>(s: &S, side: &Side<R>, q: Vec3<R>) -
 /// A contact's two surface points facing each other along the unit `n`,
 /// `(on the first shape, on the other)`, from `exact` (a point of the
 /// surface of `turned` at `st`, trusted) and `witness` (a point of the
-/// surface of `other` at `so`), or `None` when no such pair stays on both
-/// shapes.
+/// surface of `other` at `so`); `None` only when GJK cannot settle a
+/// point.
 ///
 /// The other shape's point facing `exact` is its witness moved across
 /// `n`; over a flat face that is exact, but it can leave the shape (past a
@@ -59,11 +59,10 @@ pub(crate) fn probe<R: Real, S: Support<R>>(s: &S, side: &Side<R>, q: Vec3<R>) -
 /// beyond the other, or the two supports of an unfinished query far apart
 /// across `n`). The contact then stands where the other shape ends: its
 /// closest point to the facing point, with the first shape's point moved
-/// across `n` to face it, kept only if that one stays on the first shape
-/// (outside it by at most `slack` meters). "On" a shape means outside it by at
-/// most `slack` meters (its core, inflation and margin); a facing point
-/// inside a shape is its surface point seen across a slightly tilted
-/// face.
+/// across `n` to face it, when that one stays on the first shape (outside
+/// it by at most `slack` meters: its core, inflation and margin); else the
+/// facing pair stands as it is, so that no point comes and goes with the
+/// round-off of the query that found it.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn facing<R, T, O>(
     turned: &T,
