@@ -26,7 +26,7 @@ pub const TARGETS: &[&str] = &["thumbv7em-none-eabihf", "thumbv6m-none-eabi"];
 /// Features an embedded user turns on without `std`, each checked alone
 /// (default features off) on every bare-metal target, for every library
 /// crate that has it.
-pub const EMBEDDED_FEATURES: &[&str] = &["alloc", "defmt", "glam"];
+pub const EMBEDDED_FEATURES: &[&str] = &["alloc", "defmt", "glam", "serde"];
 
 /// Features that need `std` through their dependency (the `arbitrary`
 /// crate is not `no_std`): checked on the host, default features off, so

@@ -7,6 +7,7 @@ use crate::NO_LINK;
 ///
 /// A pair whose AABBs overlap is reported unless an enabled filter drops it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Filters {
     /// Drop two geometries on the same link.

@@ -3,6 +3,7 @@
 /// A candidate pair: two geometry ids (indices into the input slice) whose
 /// AABBs overlap or touch and that no enabled filter dropped, with `a < b`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct CandidatePair {
     /// The smaller geometry id.

@@ -124,6 +124,7 @@ impl<R: Real> Buffers<'_, R> {
 
 /// What one frame did (counts, and which paths it took).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct FrameReport {
     /// Pairs reported.

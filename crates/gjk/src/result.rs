@@ -4,6 +4,7 @@ use mink_support::{Real, Vec3};
 
 /// How a GJK query ended, and so what its [`Distance`] proves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum GjkStatus {
     /// Converged with the cores apart: `distance` is the signed distance of
@@ -50,6 +51,7 @@ impl GjkStatus {
 /// Apart, `p_b - p_a = distance * normal`; `p_a` lies on A's surface and
 /// `p_b` on B's (the inflation included).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Distance<R> {
     /// Signed distance in meters (see [`GjkStatus`] for what it is in each
@@ -82,6 +84,7 @@ impl<R: Real> Distance<R> {
 
 /// How an EPA (penetration) query ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum EpaStatus {
     /// Converged: `depth` is the penetration depth within the tolerance
@@ -118,6 +121,7 @@ pub enum EpaStatus {
 /// brings the shapes to touching; `p_a` is A's deepest point inside B and
 /// `p_b` B's deepest point inside A.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Penetration<R> {
     /// Penetration depth in meters, positive when overlapping (minus the

@@ -46,6 +46,7 @@ pub fn epa_tolerance<R: Real>() -> R {
 
 /// Which GJK iteration to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Variant {
     /// Classic GJK: each support is taken along the current closest point.
@@ -65,6 +66,7 @@ pub enum Variant {
 
 /// When GJK may stop before the distance has converged.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Stop<R> {
     /// Run to convergence: the full distance and witnesses.
@@ -84,6 +86,7 @@ pub enum Stop<R> {
 
 /// A GJK query's settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct GjkSettings<R> {
     /// The iteration to run.

@@ -60,6 +60,7 @@ pub struct StepInput<'a, R> {
 
 /// What a step did, in counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct StepSummary {
     /// Islands built this step (awake ones, including those that fell
@@ -77,6 +78,7 @@ pub struct StepSummary {
 
 /// The state of a link after the last call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum LinkState {
     /// Fixed to the world: in no island, never asleep or awake.

@@ -15,6 +15,7 @@ pub const MUJOCO_THRESH_VEL: f64 = 1e-4;
 
 /// Hibernation settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Params<R> {
     /// When `false`, links never fall asleep (islands are still built, and

@@ -14,6 +14,7 @@ pub const MAX_LINKS: usize = (u32::MAX - 4) as usize;
 
 /// One link (rigid body) of the scene, as the islands see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Link {
     /// The link's parent in its articulation, or [`NO_PARENT`]. Must be

@@ -86,6 +86,8 @@ pub use mink_support as support;
 
 pub mod collider;
 pub mod contact;
+#[cfg(feature = "alloc")]
+pub mod owned;
 mod pair;
 pub mod query;
 pub mod scene;

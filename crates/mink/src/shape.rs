@@ -63,6 +63,7 @@ pub(crate) trait ShapeVisitor<R: Real> {
 /// The shape type used when the user has none of their own: it has no
 /// values, so `Shape::Custom` cannot be built and costs nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum NoCustomShape {}
 
 impl<R: Real> Support<R> for NoCustomShape {
@@ -81,7 +82,18 @@ macro_rules! define_shape_enum {
         /// implements [`Support`]. `'a` is the lifetime of borrowed hull
         /// data ([`Shape::Hull`]), `U` the user's own shape type
         /// ([`NoCustomShape`] when there is none).
+        ///
+        /// With the `serde` feature a shape writes as an externally tagged
+        /// enum with snake-case variant names (`{"sphere": {"radius":
+        /// 0.5}}`); it reads back as an
+        /// [`OwnedShape`](crate::owned::OwnedShape) (with `alloc`), since a
+        /// hull borrows its arrays.
         #[derive(Clone, Copy, Debug)]
+        #[cfg_attr(
+            feature = "serde",
+            derive(serde::Serialize),
+            serde(rename_all = "snake_case")
+        )]
         pub enum Shape<'a, R: Real, U = NoCustomShape> {
             $( $(#[$doc])* $variant($ty), )*
             /// The user's own shape type.

@@ -5,6 +5,7 @@ use mink_support::{Real, Vec3};
 /// How a query ended. Every status other than [`MprStatus::Converged`] says
 /// something the caller may want to act on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum MprStatus {
     /// The shapes overlap and the answer is certified: the depth is the
@@ -45,6 +46,7 @@ pub enum MprStatus {
 
 /// The result of [`penetration`](crate::penetration): world frame, meters.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Penetration<R> {
     /// How the query ended.
@@ -118,6 +120,7 @@ impl<R: Real> Penetration<R> {
 
 /// The result of [`intersect`](crate::intersect).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Intersection {
     /// `true` when the shapes (cores plus inflation) overlap. Touching within
@@ -145,6 +148,7 @@ pub const DEFAULT_CERTIFY_STEPS: u32 = 2;
 
 /// Knobs of [`penetration_with`](crate::penetration_with).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct MprSettings {
     /// Re-seeding passes allowed after the first (capped at

@@ -28,6 +28,7 @@ pub const NO_FEATURE: HullIndex = HullIndex::MAX;
 /// Where a contact point comes from, stable across frames while the same
 /// features touch: compare ids to match points of consecutive manifolds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct FeatureId {
     /// The reference feature: for a face contact the face's index (of A or
@@ -47,6 +48,7 @@ pub struct FeatureId {
 
 /// One contact point.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct ContactPoint<R> {
     /// Midway between the two surfaces, world frame, meters: the point on A

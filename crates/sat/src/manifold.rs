@@ -25,6 +25,7 @@ type Built<R> = (SatAxis<R>, Result<Points<R>, ClipError>);
 
 /// How a manifold query ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum ManifoldStatus {
     /// The manifold holds (it has no point when the hulls are farther apart
@@ -42,6 +43,7 @@ pub enum ManifoldStatus {
 
 /// A contact manifold between hulls A and B.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Manifold<R> {
     /// How the query ended.
     pub status: ManifoldStatus,

@@ -64,6 +64,7 @@ pub const FACE_BOUND_CAPACITY: usize = 128;
 /// and every edge pair formed: the reference the benchmarks measure the
 /// gain against). The Gauss-map test runs either way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Culling {
     /// Cull faces and edges by their bounds.
@@ -74,6 +75,7 @@ pub enum Culling {
 
 /// The feature that defines a separating axis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum SatFeature {
     /// A face of A: the axis is its outward normal.
@@ -90,6 +92,7 @@ pub enum SatFeature {
 
 /// One separating-axis candidate.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct SatAxis<R> {
     /// The feature that defines the axis.
@@ -103,6 +106,7 @@ pub struct SatAxis<R> {
 
 /// How a SAT query ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum SatStatus {
     /// The result holds.
@@ -116,6 +120,7 @@ pub enum SatStatus {
 
 /// What the culling saved, for benchmarks and tests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct SatCounters {
     /// Faces (of A and B) whose separation was computed by projecting the
@@ -161,6 +166,7 @@ impl SatCounters {
 
 /// The result of [`sat`].
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct SatResult<R> {
     /// How the query ended.

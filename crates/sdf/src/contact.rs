@@ -11,6 +11,7 @@ use mink_support::{Real, Vec3};
 /// penetration depth); `point_a` lies on A's surface and `point_b` on B's
 /// (to the field's accuracy), with `point_b - point_a = distance · normal`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Contact<R> {
     /// Point on A's surface, world frame.
     pub point_a: Vec3<R>,

@@ -9,6 +9,7 @@ use crate::{Iso3, Real, Vec3};
 /// An AABB with `min > max` on some axis is empty ([`Aabb::EMPTY`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[repr(C)]
 pub struct Aabb<R> {

@@ -52,6 +52,8 @@ pub mod glam_interop;
 pub mod math;
 mod pair;
 mod real;
+#[cfg(feature = "serde")]
+pub mod serde_impls;
 pub mod shapes;
 mod support;
 

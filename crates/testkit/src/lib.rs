@@ -221,3 +221,16 @@ pub fn min_convex_on_unit_interval(f: impl Fn(f64) -> f64) -> f64 {
     }
     f(0.5 * (lo + hi)).min(f(0.0)).min(f(1.0))
 }
+
+/// Writes `value` as JSON, reads it back, asserts the two are equal, and
+/// returns the text: a serde round trip in one call (panics, naming the
+/// text, when they differ).
+pub fn json_round_trip<T>(value: &T) -> String
+where
+    T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + core::fmt::Debug,
+{
+    let text = serde_json::to_string(value).expect("serializable");
+    let back: T = serde_json::from_str(&text).expect("readable");
+    assert_eq!(&back, value, "{text}");
+    text
+}

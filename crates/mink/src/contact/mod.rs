@@ -76,6 +76,7 @@ use mink_support::{Real, Support};
 
 /// How a pair's contact patch is found beyond its first (deepest) point.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Patch {
     /// The pair's routine: closed form (box–box, half-spaces), the
     /// shapes' touching features, perturbation for curved shapes whose
@@ -93,6 +94,7 @@ pub enum Patch {
 
 /// How [`contact_manifold`] works a pair.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ContactParams<R> {
     /// Speculative contact distance (meters, finite, `>= 0`): a pair whose
     /// gap is below it gives contacts with negative depth (minus the gap).

@@ -8,6 +8,7 @@ pub const MAX_MANIFOLD_POINTS: usize = 4;
 
 /// One contact between two shapes, world frame, meters.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ContactPoint<R> {
     /// Midpoint of the two surface points of the contact.
     pub position: Vec3<R>,
@@ -103,5 +104,27 @@ impl<R: Real> Manifold<R> {
 impl<R: Real> Default for Manifold<R> {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// A manifold writes as the sequence of its points and reads back from one
+/// of at most [`MAX_MANIFOLD_POINTS`] points (more is an error).
+#[cfg(feature = "serde")]
+impl<R: Real + serde::Serialize> serde::Serialize for Manifold<R> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.as_slice())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de, R: Real + serde::Deserialize<'de>> serde::Deserialize<'de> for Manifold<R> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let points =
+            heapless::Vec::<ContactPoint<R>, MAX_MANIFOLD_POINTS>::deserialize(deserializer)?;
+        let mut manifold = Manifold::new();
+        for p in points {
+            manifold.push(p);
+        }
+        Ok(manifold)
     }
 }

@@ -23,6 +23,7 @@ use mink_support::{Iso3, Real, Support};
 
 /// Which algorithm a query runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Method {
     /// The pair's entry in the table: analytic for sphere–sphere,
     /// sphere–capsule, capsule–capsule, sphere–box and half-space pairs;

@@ -4,6 +4,7 @@ use mink_support::{Real, Vec3};
 
 /// Which algorithm produced an answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Algorithm {
     /// A closed form for the pair (sphere–sphere, capsule–capsule,
     /// sphere–box, half-space against anything).
@@ -31,6 +32,7 @@ impl Algorithm {
 
 /// How a query ended, and so how far its answer can be trusted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Status {
     /// A closed form answered: exact up to rounding.
     Exact,
@@ -77,6 +79,7 @@ impl Status {
 /// The answer of [`distance`](crate::query::distance) and
 /// [`penetration`](crate::query::penetration): world frame, meters.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Proximity<R> {
     /// Signed distance: the gap when apart, minus the penetration depth
     /// when overlapping.
@@ -151,6 +154,7 @@ impl<R: Real> Proximity<R> {
 
 /// The answer of [`intersect`](crate::query::intersect).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Overlap {
     /// `true` when the shapes overlap or touch (within the algorithm's
     /// tolerance).

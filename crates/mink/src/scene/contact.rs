@@ -10,6 +10,7 @@ use mink_support::{Real, Vec3};
 
 /// One contact point of a step, world frame, meters.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Contact<R> {
     /// Geometry id of side A.

@@ -8,6 +8,7 @@ use mink_support::{Iso3, Real};
 
 /// How a scene runs its steps.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SceneConfig<R> {
     /// The broad phase's pair filters (all on by default: same link,
     /// parent–child, masks, both fixed, both asleep).
@@ -78,6 +79,7 @@ impl<'a, R> SceneInput<'a, R> {
 
 /// What one step did, in counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct StepReport {
     /// Pairs the broad phase handed to the narrow phase (the first frame's

@@ -11,6 +11,7 @@ use crate::Real;
 /// which validates it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 pub struct Iso3<R> {
     /// Rotation from the local frame to the parent frame (orthonormal).

@@ -10,6 +10,7 @@ use core::ops::Mul;
 /// [`Mat3::transpose_mul`] rotates back, which for a rotation is the inverse.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 pub struct Mat3<R> {
     /// First column: the image of the x axis.

@@ -95,6 +95,19 @@ impl<R: Real> HalfSpace<R> {
         })
     }
 
+    /// As [`HalfSpace::new`], except that a finite normal already of unit
+    /// length, to within `8 ε` in its squared length (as every normal
+    /// `new` stores is), is kept bit for bit with its offset: reading back
+    /// a written half-space gives the same one.
+    #[cfg(feature = "serde")]
+    pub(crate) fn from_stored(normal: Vec3<R>, offset: R) -> Result<Self, ShapeError> {
+        let unit = (normal.norm_squared() - R::ONE).abs() <= R::lit(8.0) * R::EPSILON;
+        if unit && normal.is_finite() && offset.finite() {
+            return Ok(Self { normal, offset });
+        }
+        Self::new(normal, offset)
+    }
+
     /// The half-space whose boundary plane passes through `point` with
     /// outward normal `normal` (normalized here). Errors as
     /// [`HalfSpace::new`], naming the point when it is not finite.

@@ -28,6 +28,7 @@ pub const MAX_HULL_ARRAY_LEN: usize = HullIndex::MAX as usize;
 /// The plane of a hull face: the points `p` with `normal · p = offset`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 pub struct FacePlane<R> {
     /// Unit outward normal, hull frame.
@@ -60,6 +61,7 @@ impl<R: Real> FacePlane<R> {
 /// two faces' normals, `n0 × n1`, then points along `v1 - v0`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 pub struct HullEdge {
     /// The end vertices (indices into the vertex array).
