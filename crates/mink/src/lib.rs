@@ -86,6 +86,9 @@ pub use mink_support as support;
 
 pub mod collider;
 pub mod contact;
+#[cfg(debug_assertions)]
+#[doc(hidden)]
+pub mod instances;
 #[cfg(feature = "alloc")]
 pub mod owned;
 mod pair;
