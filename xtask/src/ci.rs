@@ -28,6 +28,10 @@ const STEPS: &[Step] = &[
         run: fmt,
     },
     Step {
+        name: "lockfiles",
+        run: lockfiles,
+    },
+    Step {
         name: "clippy",
         run: clippy,
     },
@@ -123,6 +127,90 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
             }
         } else if path.extension().is_some_and(|e| e == "rs") {
             out.push(path);
+        }
+    }
+}
+
+/// The packages with a `Cargo.lock` of their own, relative to the root: the
+/// workspace and the standalone packages beside it. Each one's lock must
+/// be current, or its step fails under `--locked` (the firmware only at
+/// the end of CI).
+const LOCKED_PACKAGES: &[&str] = &[".", "xtask/no-std-probe", "examples/firmware", "fuzz"];
+
+/// Fails in seconds, instead of at the step that builds the package, when
+/// a `Cargo.lock` no longer matches its manifests (a library crate gained a
+/// dependency, and the standalone packages' locks were not updated), and
+/// when a `Cargo.lock` exists that [`LOCKED_PACKAGES`] does not list.
+pub fn lockfiles() -> Result {
+    let root = root();
+    let mut found = Vec::new();
+    lock_files(&root, &root, &mut found);
+    let unlisted: Vec<&String> = found
+        .iter()
+        .filter(|dir| !LOCKED_PACKAGES.contains(&dir.as_str()))
+        .collect();
+    if !unlisted.is_empty() {
+        return Err(format!(
+            "Cargo.lock files in {unlisted:?} are not in xtask's LOCKED_PACKAGES: add them"
+        ));
+    }
+    let mut stale = Vec::new();
+    for dir in LOCKED_PACKAGES {
+        let manifest = root.join(dir).join("Cargo.toml");
+        let ok = Cmd::cargo()
+            .args([
+                "metadata",
+                "--format-version",
+                "1",
+                "--locked",
+                "--manifest-path",
+            ])
+            .arg(&manifest)
+            .run_without_stdout()?;
+        if !ok {
+            stale.push(*dir);
+        }
+    }
+    if stale.is_empty() {
+        println!(
+            "lockfiles: {} Cargo.lock files are current",
+            LOCKED_PACKAGES.len()
+        );
+        return Ok(());
+    }
+    let fixes: Vec<String> = stale
+        .iter()
+        .map(|dir| format!("(cd {dir} && cargo update --workspace)"))
+        .collect();
+    Err(format!(
+        "stale Cargo.lock in {stale:?}; update them without upgrading anything else with `{}`, \
+         and commit them",
+        fixes.join(" && ")
+    ))
+}
+
+/// The directories (relative to `root`, `.` for the root) under `dir` that
+/// hold a `Cargo.lock`, skipping build output and hidden directories.
+fn lock_files(root: &Path, dir: &Path, out: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if path.is_dir() {
+            if name != "target" && !name.starts_with('.') {
+                lock_files(root, &path, out);
+            }
+        } else if name == "Cargo.lock" {
+            let relative = dir.strip_prefix(root).unwrap_or(dir);
+            let relative = relative.to_string_lossy();
+            out.push(if relative.is_empty() {
+                ".".to_string()
+            } else {
+                relative.into_owned()
+            });
         }
     }
 }

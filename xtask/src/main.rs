@@ -2,8 +2,8 @@
 //! `.cargo/config.toml`).
 //!
 //! - `ci`: everything CI checks, in order, stopping at the first failure:
-//!   formatting, clippy, tests, docs, `no-std`, `msrv`, `package`, then
-//!   (under CI) `firmware`.
+//!   formatting, lock files, clippy, tests, docs, `no-std`, `msrv`,
+//!   `package`, then (under CI) `firmware`.
 //! - `no-std`: proves the library crates need neither `std` nor `alloc`, by
 //!   building them for two bare-metal targets and linking a probe binary that
 //!   calls their core API.
@@ -41,7 +41,8 @@ const USAGE: &str = "\
 usage: cargo xtask <command>
 
 commands:
-  ci                  formatting, clippy, tests, docs, no-std, msrv, package and (CI=true) firmware, as CI runs them
+  ci                  formatting, lock files, clippy, tests, docs, no-std, msrv, package and (CI=true) firmware, as CI runs them
+  lockfiles           check that every Cargo.lock (workspace, probe, firmware, fuzz) is current
   no-std              build the library crates for bare-metal targets (each embedded feature) and link the no-std probe
   msrv                check the library crates on the minimum supported Rust version (installs it)
   package             cargo package (and verify) every library crate, in dependency order
@@ -64,6 +65,7 @@ fn main() -> ExitCode {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let result = match args.as_slice() {
         ["ci"] => ci::run(),
+        ["lockfiles"] => ci::lockfiles(),
         ["no-std"] => no_std::run(),
         ["msrv"] => msrv::run(),
         ["package"] => package::run(),

@@ -174,6 +174,19 @@ impl Cmd {
         Ok((status.success(), kept))
     }
 
+    /// Echoes the command and runs it with its stdout discarded (stderr is
+    /// shown); returns whether it succeeded, failing only when it cannot
+    /// start.
+    pub fn run_without_stdout(&self) -> Result<bool> {
+        echo(&self.display());
+        let status = self
+            .command()
+            .stdout(Stdio::null())
+            .status()
+            .map_err(|e| format!("could not start `{}`: {e}", self.display()))?;
+        Ok(status.success())
+    }
+
     /// Runs the command quietly and returns its stdout, or `None` when it
     /// cannot start or fails (used to ask tools about themselves).
     pub fn stdout(&self) -> Option<String> {

@@ -9,7 +9,10 @@
 //! copy of the matrix. Listing the instances here compiles them once, in
 //! this crate, and every dependent links them. Release builds (where
 //! instances are not shared across crates and each user's own crate
-//! instantiates only what it calls) do not compile this module.
+//! instantiates only what it calls) do not compile this module, nor do
+//! mink's own unit tests (nothing links against them) or bare-metal builds
+//! (`target_os = "none"`: no test binary there would share the instances,
+//! and the no-std check would pay for compiling them on each target).
 
 use crate::contact::{contact_manifold, contact_manifold_cached, contact_manifold_with};
 use crate::query::{distance, intersect, penetration};
