@@ -12,7 +12,9 @@
 //! instantiates only what it calls) do not compile this module, nor do
 //! mink's own unit tests (nothing links against them) or bare-metal builds
 //! (`target_os = "none"`: no test binary there would share the instances,
-//! and the no-std check would pay for compiling them on each target).
+//! and the no-std check would pay for compiling them on each target), nor
+//! fuzz builds (`cfg(fuzzing)`: optimized with debug assertions, where
+//! instances are not shared, so the harnesses would compile them again).
 
 use crate::contact::{contact_manifold, contact_manifold_cached, contact_manifold_with};
 use crate::query::{distance, intersect, penetration};

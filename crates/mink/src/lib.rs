@@ -86,7 +86,7 @@ pub use mink_support as support;
 
 pub mod collider;
 pub mod contact;
-#[cfg(all(debug_assertions, not(test), not(target_os = "none")))]
+#[cfg(all(debug_assertions, not(test), not(fuzzing), not(target_os = "none")))]
 #[doc(hidden)]
 pub mod instances;
 #[cfg(feature = "alloc")]

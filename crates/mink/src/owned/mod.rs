@@ -9,6 +9,3 @@ mod shape;
 
 pub use scene::{OwnedGeomDesc, OwnedSceneDesc, OwnedSceneError};
 pub use shape::OwnedShape;
-
-#[cfg(all(test, feature = "serde"))]
-mod tests;

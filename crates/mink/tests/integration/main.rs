@@ -8,6 +8,8 @@ mod collider_mesh;
 mod contact_manifold;
 mod contact_random;
 mod custom_shape;
+#[cfg(feature = "serde")]
+mod owned_serde;
 mod query_agreement;
 mod query_half_space;
 mod scene_common;

@@ -1,19 +1,18 @@
 //! Round trips through JSON: shapes, results, contacts and a whole scene,
-//! checked against the queries' own answers on the originals.
+//! checked against the queries' own answers on the originals (feature
+//! `serde`; an integration test, so it links the entry points' instances
+//! that the `mink` library compiled instead of compiling its own).
 
-use super::{OwnedGeomDesc, OwnedSceneDesc, OwnedShape};
-use crate::contact::{contact_manifold, ContactParams, ContactPoint, Manifold, Patch};
-use crate::query::{distance, intersect, penetration, Body, Method};
-use crate::scene::{SceneBuf, SceneConfig, SceneDesc, SceneInput};
-use crate::Shape;
-use alloc::string::ToString;
-use alloc::vec;
-use alloc::vec::Vec;
-use mink_islands::{Link, NO_PARENT};
-use mink_support::{
+use mink::contact::{contact_manifold, ContactParams, ContactPoint, Manifold, Patch};
+use mink::islands::{Link, NO_PARENT};
+use mink::owned::{OwnedGeomDesc, OwnedSceneDesc, OwnedShape};
+use mink::query::{distance, intersect, penetration, Body, Method};
+use mink::scene::{SceneBuf, SceneConfig, SceneDesc, SceneInput};
+use mink::support::{
     Capsule, Cone, ConvexHull, Cuboid, Cylinder, Ellipsoid, HalfSpace, Iso3, Point, Quat, Real,
     Rounded, Segment, Sphere, TerrainPrism, Triangle, Vec3,
 };
+use mink::Shape;
 use mink_testkit::json_round_trip;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -163,17 +162,17 @@ fn settings_and_reports_round_trip() {
     let config: SceneConfig<f32> =
         serde_json::from_str(&serde_json::to_string(&SceneConfig::<f32>::new()).unwrap()).unwrap();
     assert_eq!(config, SceneConfig::new());
-    let sat = mink_sat::Manifold::<f64> {
-        status: mink_sat::ManifoldStatus::Ok,
+    let sat = mink::sat::Manifold::<f64> {
+        status: mink::sat::ManifoldStatus::Ok,
         normal: Vec3::Z,
-        feature: mink_sat::SatFeature::EdgePair(3, 4),
+        feature: mink::sat::SatFeature::EdgePair(3, 4),
         separation: -0.01,
         points: heapless::Vec::new(),
-        counters: mink_sat::SatCounters::default(),
+        counters: mink::sat::SatCounters::default(),
     };
     json_round_trip(&sat);
-    json_round_trip(&mink_gjk::GjkSettings::<f64>::default());
-    json_round_trip(&mink_mpr::MprSettings::default());
+    json_round_trip(&mink::gjk::GjkSettings::<f64>::default());
+    json_round_trip(&mink::mpr::MprSettings::default());
 }
 
 /// Two stacked boxes and a ball on a fixed floor, as an engine would keep
