@@ -119,7 +119,7 @@
 //!    [`MprStatus::Unverified`] answer is self-consistent within
 //!    [`witness_tolerance`]; one that could not be made so is
 //!    [`MprStatus::IterationCap`] (in f64, a tenth of coincident
-//!    ellipsoid–cone pairs: `cargo test -p mink-mpr --test witnesses --
+//!    ellipsoid–cone pairs: `cargo test -p mink-mpr --test suite witnesses --
 //!    --nocapture`).
 //!
 //! Measured against the exact minimum over all SAT axes (face normals and
@@ -127,7 +127,7 @@
 //! hull16–hull16 overlaps (1,500 poses each, binned by depth over the
 //! smaller shape's minimum width; "off" is a depth more than 0.1% of the
 //! width too large or a normal more than 0.01 rad away; reproduce with
-//! `cargo test -p mink-mpr --release --test deviation -- --nocapture`):
+//! `cargo test -p mink-mpr --release --test suite deviation -- --nocapture`):
 //!
 #![doc = include_str!("../DEVIATION.md")]
 //!

@@ -263,9 +263,11 @@ pub fn check_bytes<R: Real>(data: &[u8]) -> Result<ManifoldOutcome, String> {
     let margin = params.margin.to_f64();
     let size = scene_size(&a, &b, ea, eb) + margin;
     let tol = rel_tol::<R>() * size;
+    // A failure names the pair, then gives everything needed to rerun the
+    // query by hand: both placed shapes, the contact parameters.
     let context = |e: String| {
         format!(
-            "{e} [{} vs {}, {placement:?}, {method:?}]",
+            "{e} [{} vs {}, {placement:?}, {method:?}]\n  A = {a:?}\n  B = {b:?}\n  margin {margin}",
             shape_a.name(),
             shape_b.name()
         )
@@ -282,10 +284,15 @@ pub fn check_bytes<R: Real>(data: &[u8]) -> Result<ManifoldOutcome, String> {
         first_finished: !matches!(first.status, Status::IterationLimit | Status::Degenerate),
         min_size: ea.min(eb).max(0.02) + ma.min(mb),
     };
+    let with_first = |e: String| {
+        format!("{e}\n  first contact ({method:?}) {first:?}\n  distance (Auto) {reference:?}")
+    };
     let ab = contact_manifold(&a.body(), &b.body(), &params);
-    check_manifold(&ab, &a, &b, expect, "A-B").map_err(context)?;
+    check_manifold(&ab, &a, &b, expect, "A-B")
+        .map_err(|e| context(with_first(format!("{e}\n  manifold {:?}", ab.as_slice()))))?;
     let ba = contact_manifold(&b.body(), &a.body(), &params);
-    check_manifold(&ba, &b, &a, expect, "B-A").map_err(context)?;
+    check_manifold(&ba, &b, &a, expect, "B-A")
+        .map_err(|e| context(with_first(format!("{e}\n  manifold {:?}", ba.as_slice()))))?;
     Ok(if ab.is_empty() {
         ManifoldOutcome::Empty
     } else {

@@ -1,9 +1,7 @@
 //! The pair budget, bad input, caller storage, sleeping, hand-made filter
 //! cases, batched scenes and the AABB update helper.
 
-mod common;
-
-use common::{jiggle, random_scene, reference, sorted, Style};
+use crate::common::{jiggle, random_scene, reference, sorted, Style};
 use mink_broadphase::{
     update_batch, update_world_aabbs, BroadPhase, BroadPhaseError, Buffers, CandidatePair,
     FilterKey, Filters, Geom, Slot, SweepAndPrune, ENTRIES_PER_GEOM, NO_LINK,

@@ -4,16 +4,14 @@
 //! boxes, triangles, prisms, cylinders and cones give the expected sizes,
 //! faces in counter-clockwise order seen from the direction.
 
-mod support_common;
-
+use crate::support_common::{
+    for_each_shape, max_dot, random_prism, random_triangle, Reference, Visitor, V,
+};
 use mink_support::{
     Capsule, Cone, Cuboid, Cylinder, Real, Rounded, Segment, Support, SupportSet, TerrainPrism,
     Vec3, CAP_RIM_POINTS, SUPPORT_SET_CAPACITY,
 };
 use mink_testkit::{for_each_real, hostile_directions, Rng};
-use support_common::{
-    for_each_shape, max_dot, random_prism, random_triangle, Reference, Visitor, V,
-};
 
 /// The set along `dir` with tolerance `tol`, as f64 points.
 fn set_of<R: Real, S: Support<R>>(shape: &S, dir: Vec3<R>, tol: R) -> Vec<V> {

@@ -3,9 +3,7 @@
 //! style, over frames of small random motion (the coherent path) and
 //! teleports (the full re-sort path), in f32 and f64.
 
-mod common;
-
-use common::{jiggle, random_scene, reference, sorted, teleport, Style, STYLES};
+use crate::common::{jiggle, random_scene, reference, sorted, teleport, Style, STYLES};
 use mink_broadphase::{BroadPhase, Filters};
 use mink_support::Real;
 use mink_testkit::{for_each_real, Rng};

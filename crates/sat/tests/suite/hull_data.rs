@@ -1,9 +1,7 @@
 //! The per-hull SAT data and the edge bound, against analytic answers and
 //! dense sampling.
 
-mod common;
-
-use common::{box_hull, random_hull, TestHull};
+use crate::common::{box_hull, random_hull, TestHull};
 use mink_sat::{edge_is_candidate, GaussArc, InscribedSphere, SatArrays, SatHull};
 use mink_support::{Real, Vec3};
 use mink_testkit::{for_each_real, Rng};

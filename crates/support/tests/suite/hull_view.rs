@@ -2,9 +2,7 @@
 //! validating constructor refusing every kind of inconsistency, and queries
 //! on unchecked garbage that must never panic.
 
-mod hull_common;
-
-use hull_common::*;
+use crate::hull_common::*;
 use mink_support::{
     ConvexHull, FacePlane, HullArrays, HullEdge, HullView, Iso3, Real, ShapeError, Support,
     SupportSet, Vec3,

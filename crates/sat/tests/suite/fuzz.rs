@@ -1,9 +1,7 @@
 //! The fuzzing harness on random bytes and on structured random pairs, and
 //! GJK's verdict against SAT's away from touching.
 
-mod common;
-
-use common::random_hull;
+use crate::common::random_hull;
 use mink_gjk::{distance, GjkStatus};
 use mink_sat::fuzz::{check_bytes, check_pair};
 use mink_sat::{sat, Culling};

@@ -1,9 +1,9 @@
 //! The feature cache over slowly moving pairs, against the uncached query
 //! and a brute-force gap along the cached axis.
 
-mod common;
+use crate::common;
 
-use common::{random_hull, tol, world_vertices};
+use crate::common::{random_hull, tol, world_vertices};
 use mink_sat::{
     manifold, manifold_cached, sat, sat_cached, CachedSat, Culling, SatCache, SatStatus,
 };

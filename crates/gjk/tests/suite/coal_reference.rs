@@ -16,7 +16,7 @@ use mink_support::{
 use mink_testkit::for_each_real;
 use serde_json::Value;
 
-const DATA: &str = include_str!("data/coal_reference.jsonl");
+const DATA: &str = include_str!("../data/coal_reference.jsonl");
 
 fn v3<R: Real>(v: &Value) -> Vec3<R> {
     let a = v.as_array().expect("array");

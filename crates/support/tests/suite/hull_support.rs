@@ -3,9 +3,7 @@
 //! 5000 vertices (with and without coplanar faces), for thousands of random
 //! directions, the hostile ones, and warm starts from varying hints.
 
-mod hull_common;
-
-use hull_common::*;
+use crate::hull_common::*;
 use mink_support::shapes::hull::{
     HullArrays, HullView, HULL_AABB_TRANSFORM_MAX_VERTICES, HULL_SCAN_MAX_VERTICES,
 };

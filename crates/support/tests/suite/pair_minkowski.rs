@@ -8,11 +8,11 @@
 //!   `IdentityPair` of the same shapes;
 //! - inflation and interior point are those of the two shapes.
 
-mod support_common;
+use crate::support_common;
 
+use crate::support_common::{for_each_shape_n, fp_tol, max_dot, Reference, Visitor, V};
 use mink_support::{IdentityPair, Iso3, Pair, Real, Support, Vec3};
 use mink_testkit::{for_each_real, Rng};
-use support_common::{for_each_shape_n, fp_tol, max_dot, Reference, Visitor, V};
 
 /// Directions per ordered pair of shapes.
 const DIRECTIONS: usize = 100;

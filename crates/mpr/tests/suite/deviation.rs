@@ -1,11 +1,9 @@
 //! How far MPR's answer is from the true minimum translation, against the
 //! brute-force SAT minimum, binned by depth relative to the smaller shape's
 //! minimum width. Prints the table quoted in the crate docs:
-//! `cargo test -p mink-mpr --release --test deviation -- --nocapture`.
+//! `cargo test -p mink-mpr --release --test suite deviation -- --nocapture`.
 
-mod common;
-
-use common::{angle, min_width, sat, world};
+use crate::common::{angle, min_width, sat, world};
 use mink_mpr::{penetration_with, MprSettings, MprStatus, MAX_CERTIFY_STEPS, MAX_RESEED_PASSES};
 use mink_support::{ConvexHull, Cuboid, Iso3, Pair, Support, Vec3};
 use mink_testkit::Rng;

@@ -3,9 +3,9 @@
 //! distance (itself checked against references in the other tests) and
 //! against analytic answers.
 
-mod common;
+use crate::common;
 
-use common::{pose, random_shape, with_pair, PairVisitor};
+use crate::common::{pose, random_shape, with_pair, PairVisitor};
 use mink_gjk::{
     distance, gjk, intersect, penetration, penetration_with, Distance, EpaStatus, GjkCache,
     GjkSettings, GjkStatus, Polytope, Stop, Variant, WARM_REFRESH,

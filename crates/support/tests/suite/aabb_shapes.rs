@@ -3,11 +3,11 @@
 //! be no larger than the sampling's spacing allows, in f32 and f64. The local
 //! AABB is the world AABB at the identity.
 
-mod support_common;
+use crate::support_common;
 
+use crate::support_common::{for_each_shape, Reference, Visitor, V};
 use mink_support::{Aabb, Iso3, Real, Support};
 use mink_testkit::{for_each_real, Rng};
-use support_common::{for_each_shape, Reference, Visitor, V};
 
 /// Random poses per shape instance.
 const POSES: usize = 200;

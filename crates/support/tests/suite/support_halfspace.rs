@@ -3,11 +3,11 @@
 //! samples of the whole shape, returns a point of the shape on that level,
 //! and the half-space's own outward normal; in f32 and f64.
 
-mod support_common;
+use crate::support_common;
 
+use crate::support_common::{fp_tol, max_dot, Reference, Visitor, V};
 use mink_support::{HalfSpace, Iso3, Real, Support, Vec3};
 use mink_testkit::{for_each_real, Rng};
-use support_common::{fp_tol, max_dot, Reference, Visitor, V};
 
 /// Random (half-space, pose) trials per shape instance.
 const TRIALS: usize = 150;

@@ -2,9 +2,7 @@
 //! force on random clouds (ball, sphere, cube surface, near-coplanar jitter),
 //! exact shapes from degenerate-looking input, and refusals.
 
-mod hull_common;
-
-use hull_common::*;
+use crate::hull_common::*;
 use mink_support::shapes::hull::HULL_TOLERANCE_FACTOR;
 use mink_support::{ConvexHull, Real, ShapeError, Vec3};
 use mink_testkit::{for_each_real, Rng};

@@ -17,9 +17,7 @@
 //! accepted axes that are no faces of the Minkowski difference and
 //! overestimated the separation along them.
 
-mod common;
-
-use common::{world_vertices, TestHull};
+use crate::common::{world_vertices, TestHull};
 use mink_gjk::{distance, intersect, penetration, EpaStatus, GjkStatus};
 use mink_sat::fuzz::check_pair;
 use mink_sat::{manifold, sat, Culling, SatFeature};

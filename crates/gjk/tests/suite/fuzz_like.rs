@@ -7,9 +7,7 @@
 //! on their shapes; a penetration depth must equal the overlap along the
 //! returned normal, and a direction search must find no smaller overlap.
 
-mod common;
-
-use common::{
+use crate::common::{
     gap, min_overlap_search, pose, random_shape, sphere_dirs, with_pair, AnyShape, PairVisitor,
 };
 use mink_gjk::{distance, intersect, penetration, EpaStatus, GjkStatus};

@@ -4,9 +4,7 @@
 //! SAT axes (face normals of both, cross products of edge pairs). Boxes and
 //! random hulls (12 to 24 points), f32 and f64, Nesterov and plain GJK.
 
-mod common;
-
-use common::{box_poly, poly_distance, pose, sat_depth, Poly};
+use crate::common::{box_poly, poly_distance, pose, sat_depth, Poly};
 use mink_gjk::{gjk, penetration, EpaStatus, GjkCache, GjkSettings, GjkStatus, Variant};
 use mink_support::{ConvexHull, Cuboid, Iso3, Pair, Real, Support, Vec3};
 use mink_testkit::{for_each_real, Rng};

@@ -4,11 +4,11 @@
 //! maximum within the sampling's spacing. Awkward directions (zero, tiny,
 //! huge, non-finite) must still give a finite point of the shape.
 
-mod support_common;
+use crate::support_common;
 
+use crate::support_common::{for_each_shape, max_dot, Reference, Visitor, V};
 use mink_support::{Real, Support, Vec3};
 use mink_testkit::{for_each_real, hostile_directions, Rng};
-use support_common::{for_each_shape, max_dot, Reference, Visitor, V};
 
 /// Random directions per shape instance.
 const DIRECTIONS: usize = 1500;

@@ -21,9 +21,7 @@
 //! and the gap measured from the edge's first vertex alone overstated the
 //! true one by that angle times the edge's length.
 
-mod common;
-
-use common::{brute_force, random_hull, world_vertices, TestHull};
+use crate::common::{brute_force, random_hull, world_vertices, TestHull};
 use mink_gjk::{distance, intersect, GjkStatus};
 use mink_sat::fuzz::{check_bytes, check_pair};
 use mink_sat::{sat, sat_cached, CachedSat, Culling, SatCache, SatFeature};
@@ -34,7 +32,7 @@ use mink_testkit::{for_each_real, Rng};
 /// at a dihedral angle of 7.5e-7 rad, 4.4 m from a 17-vertex hull; it
 /// failed in f64.
 const FUZZ_INPUT: &[u8] =
-    include_bytes!("../../../fuzz/corpus/sat_manifold/regress-knife-edge-arc-pole");
+    include_bytes!("../../../../fuzz/corpus/sat_manifold/regress-knife-edge-arc-pole");
 
 fn fuzz_input_passes<R: Real>() {
     check_bytes::<R>(FUZZ_INPUT).unwrap();

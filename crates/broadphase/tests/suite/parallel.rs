@@ -2,9 +2,7 @@
 //! one large scene's parallel sweep, and many scenes in one call.
 #![cfg(feature = "rayon")]
 
-mod common;
-
-use common::{jiggle, random_scene, reference, sorted, teleport, Style, STYLES};
+use crate::common::{jiggle, random_scene, reference, sorted, teleport, Style, STYLES};
 use mink_broadphase::{par_update_batch, BroadPhase, Filters, Geom};
 use mink_support::Real;
 use mink_testkit::{for_each_real, Rng};

@@ -1,9 +1,9 @@
 //! The SAT query against a brute force over every axis, against itself
 //! without culling, and against GJK's distance.
 
-mod common;
+use crate::common;
 
-use common::{box_hull, brute_force, random_hull, tol, TestHull};
+use crate::common::{box_hull, brute_force, random_hull, tol, TestHull};
 use mink_gjk::{distance, GjkStatus};
 use mink_sat::{sat, Culling, SatFeature, SatStatus};
 use mink_support::{Iso3, Pair, Real, Vec3};

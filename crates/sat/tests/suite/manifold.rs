@@ -1,8 +1,6 @@
 //! Contact manifolds against analytic configurations and surface checks.
 
-mod common;
-
-use common::{box_hull, random_hull, tol, TestHull};
+use crate::common::{box_hull, random_hull, tol, TestHull};
 use mink_sat::{manifold, ManifoldStatus, SatFeature, MAX_MANIFOLD_POINTS};
 use mink_support::{ConvexHull, Iso3, Mat3, Real, Vec3};
 use mink_testkit::{for_each_real, Rng};

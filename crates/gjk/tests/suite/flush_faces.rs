@@ -12,8 +12,6 @@
 //! random ray until its distance to A's is the drawn gap (bisection; the
 //! distance is non-decreasing along the ray).
 
-mod common;
-
 use mink_gjk::{distance, gjk_tolerance, GjkStatus};
 use mink_support::{Cuboid, Cylinder, Iso3, Mat3, Pair, Real, Support, Vec3};
 use mink_testkit::{for_each_real, Rng};

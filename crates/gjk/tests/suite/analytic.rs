@@ -2,9 +2,7 @@
 //! capsule–capsule (exact segment–segment distance), box–box along axes,
 //! point–shape. Seeded random cases, f32 and f64.
 
-mod common;
-
-use common::{pose, segment_segment};
+use crate::common::{pose, segment_segment};
 use mink_gjk::{distance, intersect, penetration, EpaStatus, GjkStatus};
 use mink_support::{Capsule, Cuboid, Iso3, Pair, Point, Real, Sphere, Vec3};
 use mink_testkit::{for_each_real, Rng};

@@ -1,0 +1,12 @@
+//! sat's integration tests, in one test binary: each module was a
+//! test file of its own. Together they compile the shape pairs they share
+//! once instead of once per file, and link one binary instead of one each.
+
+mod cache;
+mod common;
+mod fuzz;
+mod hull_data;
+mod knife_edges;
+mod manifold;
+mod query;
+mod sliver_edges;
