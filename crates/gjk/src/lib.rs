@@ -6,7 +6,8 @@
 //! collision pipeline ([`Stop`]), Nesterov acceleration ([`Variant`]), a
 //! per-pair warm-start cache that re-poses the last query's simplex
 //! ([`GjkCache`]), and penetration depth by EPA
-//! ([`penetration`], [`epa`]) in a fixed-capacity buffer ([`Polytope`]).
+//! ([`penetration`], [`epa`]) in a fixed-capacity buffer ([`Polytope`]),
+//! and ray casts against any convex shape ([`ray_cast`]).
 //!
 //! Every query is generic over the scalar (`f32`, `f64`) and over the pair
 //! type [`MinkowskiDiff`](mink_support::MinkowskiDiff), so each shape pair
@@ -56,6 +57,7 @@ pub struct ReadmeDoctests;
 mod cache;
 mod epa;
 mod gjk;
+mod ray;
 mod result;
 mod settings;
 mod simplex;
@@ -66,6 +68,7 @@ pub use epa::{
     EPA_FIRST_VERTICES,
 };
 pub use gjk::{distance, distance_with, gjk, intersect, WARM_REFRESH};
+pub use ray::{ray_cast, Ray, RayCast, RayStatus};
 pub use result::{Distance, EpaStatus, GjkStatus, Penetration};
 pub use settings::{
     epa_tolerance, gjk_tolerance, GjkSettings, Stop, Variant, EPA_TOLERANCE, EPA_TOLERANCE_ULPS,

@@ -110,6 +110,23 @@ impl<R: Real> Simplex<R> {
         self.len = i + 1;
     }
 
+    /// Appends the shape point `p` of a ray cast from the ray's point `x`:
+    /// the vertex `x - p`, with `p` kept in the witness slot so that
+    /// [`Simplex::rebase`] can move the simplex with `x`.
+    #[inline(always)]
+    pub(crate) fn push_point(&mut self, x: Vec3<R>, p: Vec3<R>) {
+        self.push(x - p, p);
+    }
+
+    /// Moves a ray cast's simplex ([`Simplex::push_point`]) to the ray's
+    /// new point `x`: every vertex becomes `x - p` again, exactly.
+    #[inline]
+    pub(crate) fn rebase(&mut self, x: Vec3<R>) {
+        for i in 0..self.len.min(4) {
+            self.w[i] = x - self.a[i];
+        }
+    }
+
     /// The witness points `(p_a, p_b)` of the current closest point, on the
     /// cores, A's frame.
     #[inline]

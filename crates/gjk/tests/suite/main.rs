@@ -10,3 +10,4 @@ mod flush_faces;
 mod fuzz_like;
 mod modes;
 mod polytopes;
+mod ray;
