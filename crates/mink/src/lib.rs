@@ -13,7 +13,10 @@
 //! ([`distance`], [`penetration`], [`intersect`], in [`query`]; analytic,
 //! GJK, MPR or GJK+EPA per pair, chosen at compile time), the contact
 //! manifolds ([`contact_manifold`], [`collide`], the [`scene`]), and your
-//! own queries ([`dispatch_pair`] with a [`PairVisitor`], below).
+//! own queries ([`dispatch_pair`] with a [`PairVisitor`], below). Queries
+//! on one shape resolve it once the same way, from the same shape list:
+//! ray casts ([`ray_cast`], in [`ray`]) and point projections
+//! ([`project_point`]).
 //!
 //! | crate | what it does |
 //! |---|---|
@@ -93,13 +96,15 @@ pub mod instances;
 pub mod owned;
 mod pair;
 pub mod query;
+pub mod ray;
 pub mod scene;
 mod shape;
 mod visitor;
 
 pub use collider::{collide, collide_cached, Collider};
 pub use contact::{contact_manifold, ContactParams, ContactPoint, Manifold};
-pub use query::{distance, intersect, penetration, Body, Method};
+pub use query::{distance, intersect, penetration, project_point, Body, Method};
+pub use ray::ray_cast;
 pub use shape::{dispatch_pair, NoCustomShape, Shape};
 pub use visitor::PairVisitor;
 

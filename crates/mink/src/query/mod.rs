@@ -9,8 +9,10 @@
 pub(crate) mod analytic;
 pub(crate) mod generic;
 pub(crate) mod half_space;
+mod point;
 mod result;
 
+pub use point::{project_point, PointProjection};
 pub use result::{Algorithm, Overlap, Proximity, Status};
 
 /// The closest points of two segments, shared with the contact routines.

@@ -12,6 +12,7 @@ mod custom_shape;
 mod owned_serde;
 mod query_agreement;
 mod query_half_space;
+mod ray_cast;
 mod scene_common;
 mod scene_errors;
 mod scene_hibernation;
