@@ -11,8 +11,8 @@ use crate::pair::{queries_of, PairRoutine, Side};
 use crate::query::closest_segment_points;
 use crate::query::generic::Generic;
 use crate::PairVisitor;
-use mink_gjk::GjkCache;
-use mink_support::{Cuboid, Iso3, Real, Vec3};
+use mink_gjk::{ray_cast, GjkCache, Ray, RayStatus};
+use mink_support::{Cuboid, Iso3, Real, Rounded, Vec3};
 
 /// The routine of two boxes: the generic routine's distance, penetration
 /// and intersection (GJK, MPR, GJK+EPA), and the manifold in closed form
@@ -355,10 +355,11 @@ fn face_contact<R: Real>(
         // Height of the incident point above the reference face (core).
         let sep = s * p.get(i) - top;
         lowest = lowest.min_of(sep);
-        let depth = r.margin + inc.margin - sep;
+        let reach = incident_reach(inc, rot.transpose_mul(*p - t), -d);
+        let depth = r.margin + reach - sep;
         if depth >= -margin {
             let on_ref = *p - n_ref * sep + n_ref * r.margin;
-            let on_inc = *p - n_ref * inc.margin;
+            let on_inc = *p - n_ref * reach;
             out.push(
                 ContactPoint {
                     position: r.pose.transform_point((on_ref + on_inc) * R::HALF),
@@ -370,4 +371,46 @@ fn face_contact<R: Real>(
         }
     }
     (normal, lowest)
+}
+
+/// How far (meters) the incident box's surface lies past its core point
+/// `p` along the unit `w` (both in the incident box's frame): the body's
+/// margin when `w` is a normal of the core at `p` (a face seen straight
+/// on, a corner seen within its octant), more where the face is tilted
+/// from `w` (the line leaves the rounded box through the face's offset,
+/// or an edge's cylinder, past the margin: `margin / cos θ` inside a face
+/// tilted by `θ`). Found by GJK's ray cast out of the rounded box; the
+/// margin when that cannot settle it.
+fn incident_reach<R: Real>(inc: &PosedBox<'_, R>, p: Vec3<R>, w: Vec3<R>) -> R {
+    let m = inc.margin;
+    if !(m > R::ZERO) {
+        return m;
+    }
+    // `w` in the core's normal cone at `p`: along every axis, either `p`
+    // is on that face and `w` points out of it, or `w` has no component.
+    let h = inc.shape.half_extents();
+    let on_face =
+        |k: usize| (p.get(k).abs() - h.get(k)).abs() <= R::EPSILON * R::lit(64.0) * h.norm();
+    let in_cone = (0..3).all(|k| {
+        let wk = w.get(k);
+        wk == R::ZERO || (on_face(k) && wk * p.get(k) > R::ZERO)
+    });
+    if in_cone {
+        return m;
+    }
+    let Ok(rounded) = Rounded::new(inc.shape, m) else {
+        return m;
+    };
+    let exit = ray_cast(
+        &rounded,
+        &Iso3::IDENTITY,
+        &Ray::new(p, w),
+        R::INFINITY,
+        false,
+    );
+    if exit.status == RayStatus::Hit {
+        exit.toi.max_of(m)
+    } else {
+        m
+    }
 }

@@ -118,14 +118,19 @@ where
     if !first.status.is_answer() || !(first.distance <= params.margin) {
         return out;
     }
-    let p0 = if first.status.is_finished() {
+    // MPR's witnesses interpolate its portal's support points: on a
+    // curved core (an ellipsoid, a cylinder's rim, a cone) they lie inside
+    // the shape by the portal's sag, so its point is taken from the
+    // supports along its normal too.
+    let portal_sag = first.algorithm == Algorithm::Mpr && (!A::POLYTOPE || !B::POLYTOPE);
+    let p0 = if first.status.is_finished() && !portal_sag {
         first_point(&first)
     } else {
         let scale = pair_size(a, sa, b, sb, &mut size);
         let apart = first.p_a - first.p_b;
         let across = (apart - first.normal * apart.dot(first.normal)).norm();
         let slack = R::lit(DISTINCT_FRACTION * DISTINCT_FRACTION) * scale;
-        let supported = (across > slack)
+        let supported = (across > slack || portal_sag)
             .then(|| supported_point(a, sa, b, sb, first.normal, scale))
             .flatten();
         supported.unwrap_or_else(|| first_point(&first))
@@ -152,6 +157,15 @@ where
         perturbed_contacts(
             routine, a, sa, b, sb, side, params, &first, scale, &mut extra,
         );
+    }
+    // Apart (GJK's converged distance), no facing pair of surface points
+    // is closer than the distance: a patch or perturbed point found deeper
+    // than the first contact (by the features' slop, or a facing point
+    // kept within the slack of its shape) stands at its depth. Then a
+    // point that a warm-started query keeps and a cold one drops changes
+    // no deepest depth.
+    if first.distance >= R::ZERO && matches!(first.status, Status::Converged | Status::Exact) {
+        extra.cap_depth(p0.depth);
     }
     let slop = R::lit(FEATURE_SLOP_FRACTION) * scale;
     extra.reduce_with_first(p0, slop, distinct, first.normal)
@@ -183,13 +197,7 @@ where
     A: Support<R>,
     B: Support<R>,
 {
-    let local_a = a.support(sa.pose.inverse_transform_vector(n), &mut A::Hint::default());
-    let top_a = sa.pose.transform_point(local_a) + n * (a.inflation() + sa.margin);
-    let local_b = b.support(
-        sb.pose.inverse_transform_vector(-n),
-        &mut B::Hint::default(),
-    );
-    let bottom_b = sb.pose.transform_point(local_b) - n * (b.inflation() + sb.margin);
+    let (top_a, bottom_b) = extremes(a, sa, b, sb, n);
     // Either point may be the one the other shape faces (a flat side under
     // a round one): A's first, then B's.
     let slack = R::lit(DISTINCT_FRACTION * DISTINCT_FRACTION) * scale;
@@ -208,6 +216,37 @@ where
         normal: n,
         depth,
     })
+}
+
+/// A's surface point farthest along the unit `n` and B's farthest
+/// against it (supports, inflations and margins included), world frame:
+/// `(top_a - bottom_b) · n` is the shapes' overlap along `n`, an upper
+/// bound on their penetration depth for every `n`.
+fn extremes<R, A, B>(a: &A, sa: &Side<R>, b: &B, sb: &Side<R>, n: Vec3<R>) -> (Vec3<R>, Vec3<R>)
+where
+    R: Real,
+    A: Support<R>,
+    B: Support<R>,
+{
+    let local_a = a.support(sa.pose.inverse_transform_vector(n), &mut A::Hint::default());
+    let top_a = sa.pose.transform_point(local_a) + n * (a.inflation() + sa.margin);
+    let local_b = b.support(
+        sb.pose.inverse_transform_vector(-n),
+        &mut B::Hint::default(),
+    );
+    let bottom_b = sb.pose.transform_point(local_b) - n * (b.inflation() + sb.margin);
+    (top_a, bottom_b)
+}
+
+/// The overlap of the two shapes along the unit `n` ([`extremes`]).
+fn overlap_along<R, A, B>(a: &A, sa: &Side<R>, b: &B, sb: &Side<R>, n: Vec3<R>) -> R
+where
+    R: Real,
+    A: Support<R>,
+    B: Support<R>,
+{
+    let (top_a, bottom_b) = extremes(a, sa, b, sb, n);
+    (top_a - bottom_b).dot(n)
 }
 
 /// The pair's first contact (its signed distance, witnesses and normal),
@@ -272,9 +311,15 @@ where
 /// when that is MPR and deeper than [`EPA_DEPTH_FRACTION`] of the smaller
 /// shape's size, GJK+EPA's answer instead if it converged and is
 /// shallower (both are overlaps along their normals, so the shallower is
-/// closer to the penetration depth). The perturbation's queries take it too, so that they see the pair as
-/// the first contact did. `size` is the pair's [`pair_size`], measured
-/// here when needed and not yet known.
+/// closer to the penetration depth). An overlap its algorithm did not
+/// finish (an iteration or capacity cap, round-off: deep, coincident or
+/// nested curved pairs) is checked by the other algorithm (EPA for MPR,
+/// MPR for EPA), and of the two the answer whose normal has the smaller
+/// overlap, measured from the supports ([`overlap_along`]), is kept: that
+/// bound holds whether or not a query finished, and its normal is the
+/// nearer to the penetration direction. The perturbation's queries take it
+/// too, so that they see the pair as the first contact did. `size` is the
+/// pair's [`pair_size`], measured here when needed and not yet known.
 pub(crate) fn deep_checked<R, A, B, T>(
     routine: &T,
     a: &A,
@@ -291,6 +336,18 @@ where
     T: PairRoutine<R, A, B>,
 {
     let p = routine.penetration(a, sa, b, sb, params.method);
+    let unfinished = matches!(p.status, Status::IterationLimit | Status::Degenerate);
+    if unfinished && p.distance < R::ZERO && !T::CLOSED_FORM {
+        let other = match p.algorithm {
+            Algorithm::Mpr => Method::Epa,
+            _ => Method::Mpr,
+        };
+        let q = routine.penetration(a, sa, b, sb, other);
+        let better = q.status.is_answer()
+            && q.distance < R::ZERO
+            && overlap_along(a, sa, b, sb, q.normal) < overlap_along(a, sa, b, sb, p.normal);
+        return if better { q } else { p };
+    }
     let from_mpr = params.method == Method::Auto && p.algorithm == Algorithm::Mpr;
     if !(from_mpr && p.status.is_answer()) {
         return p;

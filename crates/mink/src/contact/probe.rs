@@ -50,8 +50,8 @@ pub(crate) fn probe<R: Real, S: Support<R>>(s: &S, side: &Side<R>, q: Vec3<R>) -
 /// A contact's two surface points facing each other along the unit `n`,
 /// `(on the first shape, on the other)`, from `exact` (a point of the
 /// surface of `turned` at `st`, trusted) and `witness` (a point of the
-/// surface of `other` at `so`); `None` only when GJK cannot settle a
-/// point.
+/// surface of `other` at `so`); `None` when GJK cannot settle a point or
+/// when no pair faces across `n` (below).
 ///
 /// The other shape's point facing `exact` is its witness moved across
 /// `n`; over a flat face that is exact, but it can leave the shape (past a
@@ -61,8 +61,13 @@ pub(crate) fn probe<R: Real, S: Support<R>>(s: &S, side: &Side<R>, q: Vec3<R>) -
 /// closest point to the facing point, with the first shape's point moved
 /// across `n` to face it, when that one stays on the first shape (outside
 /// it by at most `slack` meters: its core, inflation and margin); else the
-/// facing pair stands as it is, so that no point comes and goes with the
-/// round-off of the query that found it.
+/// facing pair as it is, when its point is outside the other shape by at
+/// most `slack`. `None` when neither pair is on both shapes within `slack`
+/// (a point of a cone's rim turned past a plate's edge, a disk's point
+/// beside a segment): no point of the other shape faces it, and the
+/// contact is not there. A point that is kept or dropped by this test
+/// depends continuously on the pair, so it comes and goes with round-off
+/// only when its gap is within round-off of `slack`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn facing<R, T, O>(
     turned: &T,
@@ -85,19 +90,18 @@ where
     // Any gap moves the contact (not only one past `slack`): the moved
     // point tends to the facing one as the gap closes, so a contact does
     // not jump with the round-off of the query that found it.
-    let (gap, closest) = outside(other, so, facing_other)?;
-    if !(gap > R::ZERO) {
+    let (gap_other, closest) = outside(other, so, facing_other)?;
+    if !(gap_other > R::ZERO) {
         return Some((exact, facing_other));
     }
     let facing_turned = across(exact, closest);
-    let (gap, _) = outside(turned, st, facing_turned)?;
-    if gap <= slack {
+    let (gap_turned, _) = outside(turned, st, facing_turned)?;
+    if gap_turned <= slack {
         Some((facing_turned, closest))
-    } else {
-        // Neither pair is on both shapes; the facing one keeps the point
-        // (a point that came and went with round-off would make the
-        // manifold jump).
+    } else if gap_other <= slack {
         Some((exact, facing_other))
+    } else {
+        None
     }
 }
 

@@ -49,6 +49,17 @@ impl<R: Real> Candidates<R> {
         self.points.push(p).is_ok()
     }
 
+    /// Caps every point's depth at `max` (meters), its position kept: for
+    /// a pair proven apart by `-max` along the shared normal, no pair of
+    /// surface points facing across it is closer, and a point found
+    /// deeper (by the slop of the features it came from) stands at that
+    /// depth.
+    pub fn cap_depth(&mut self, max: R) {
+        for p in self.points.iter_mut() {
+            p.depth = p.depth.min_of(max);
+        }
+    }
+
     /// The largest depth held (`-∞` when empty).
     pub fn max_depth(&self) -> R {
         self.as_slice()

@@ -139,16 +139,21 @@ pub(crate) fn reach<R: Real>(f: &Feature<R>, u: R, v: R, up: bool, r: R) -> R {
 /// the feature `f` of the shape `s` at `side`, swept by `r`, measured on
 /// the whole shape rather than the feature alone, within `tol` meters.
 ///
-/// The swept feature is part of the shape, so [`reach`] is a lower bound;
-/// over a polygon, `r / cos θ` (the face's offset plane) is an upper
-/// bound, since the whole core lies below the face's plane. They differ
-/// within `r tan θ` of the polygon's edges, and a support polygon's edges
-/// need not be the shape's: on a deep pair the polygon can be the part of
-/// a tilted face within the support set's tolerance, and the face goes on
-/// past it. There the exit is found on the shape itself: the distance
-/// from the core along the line is convex, so Newton's method from the
-/// upper bound (GJK from the point, [`probe`]) comes down to it without
-/// overshooting. Where GJK cannot settle a point, the lower bound stands.
+/// The swept feature is part of the shape, so [`reach`] is a lower bound.
+/// The whole shape lies below its support plane along the line moved out
+/// by `r`, an upper bound for every feature; over a polygon, `r / cos θ`
+/// (the face's offset plane) is one too, since the whole core lies below
+/// the face's plane. Over a polygon they differ within `r tan θ` of its
+/// edges, and a support set's features need not be the shape's: on a
+/// deep pair the polygon can be the part of a tilted face within the
+/// support set's tolerance, and the face goes on past it; a segment or a
+/// point can be the end of a face tilted away from the line (a thin
+/// rounded plate seen at an angle), whose offset reaches farther than
+/// the feature's own sweep. There the exit is found on the shape itself:
+/// the distance from the core along the line is convex, so Newton's
+/// method from the upper bound (GJK from the point, [`probe`]) comes down
+/// to it without overshooting. Where GJK cannot settle a point, the lower
+/// bound stands.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn shape_reach<R: Real, S: Support<R>>(
     s: &S,
@@ -161,16 +166,26 @@ pub(crate) fn shape_reach<R: Real, S: Support<R>>(
     tol: R,
 ) -> R {
     let lower = reach(f, u, v, up, r);
-    let Feature::Polygon(_, plane) = f else {
-        return lower;
-    };
-    let (du, dv) = plane.slopes();
-    let upper = r * (R::ONE + du * du + dv * dv).sqrt();
-    if !(upper - lower > tol) {
+    if !(r > R::ZERO) {
         return lower;
     }
     let w = if up { frame.normal() } else { -frame.normal() };
     let from = frame.world(u, v, h);
+    let local = side.pose.inverse_transform_vector(w);
+    let top = side
+        .pose
+        .transform_point(s.support(local, &mut S::Hint::default()));
+    let plane_bound = (top - from).dot(w) + r;
+    let upper = match f {
+        Feature::Polygon(_, plane) => {
+            let (du, dv) = plane.slopes();
+            (r * (R::ONE + du * du + dv * dv).sqrt()).min_of(plane_bound)
+        }
+        _ => plane_bound,
+    };
+    if !(upper - lower > tol) {
+        return lower;
+    }
     // Newton's iterates converge to the exit whatever the first contact's
     // round-off; stopping at `tol` would leave an answer anywhere within
     // it, different for a warm-started query than for a cold one. So the
