@@ -1,8 +1,14 @@
 //! Running one parsed query through mink and writing its result line.
+//!
+//! Pair queries go through mink's pair table with the chosen [`Algo`];
+//! ray queries through [`mink::ray::ray_cast`] and point queries through
+//! [`mink::query::project_point`], which have no algorithm to choose:
+//! `--algo` does not apply to them (not even `sat`).
 
 use crate::build::{build_margin, build_pose, build_shape};
-use crate::spec::{parse_line, QueryKind, QuerySpec};
-use mink::query::{Overlap, Proximity, Status};
+use crate::spec::{parse_line, GeometrySpec, PairKind, PoseSpec, Query, QuerySpec, RaySpec};
+use mink::query::{project_point, Overlap, PointProjection, Proximity, Status};
+use mink::ray::{ray_cast, Ray, RayCast, RayStatus};
 use mink::support::{Real, Vec3};
 use mink::{contact_manifold, Body, ContactParams, Method};
 use serde_json::{json, Map, Value};
@@ -40,8 +46,8 @@ pub enum Algo {
     Epa,
     /// MPR (GJK for the gap of separated shapes).
     Mpr,
-    /// The separating-axis test: not available yet, every line answers
-    /// `ok: false`.
+    /// The separating-axis test: not available yet, every pair query
+    /// answers `ok: false` (ray and point queries do not use it).
     Sat,
 }
 
@@ -124,23 +130,146 @@ fn status_name(status: Status) -> &'static str {
     }
 }
 
-/// Builds the shapes of `q` in `R` and answers it with `algo`: the result
-/// fields (without `id` and `ok`), or the reason it cannot be answered.
+/// Builds the shapes of `q` in `R` and answers it: a pair query with
+/// `algo`, a ray or point query with its own routine (`algo` does not
+/// apply). The result fields (without `id` and `ok`), or the reason it
+/// cannot be answered.
 pub fn evaluate<R: Real>(q: &QuerySpec, algo: Algo) -> Result<Map<String, Value>, String> {
+    match &q.query {
+        Query::Pair { kind, b, pose_b } => pair::<R>(q, *kind, b, pose_b, algo),
+        Query::Ray(ray) => {
+            let built = build_shape::<R>(&q.a, "shape a")?;
+            let shape = built.shape();
+            let a = Body::new(&shape, build_pose(&q.pose_a, "pose_a")?)
+                .with_margin(build_margin(&q.a, "shape a")?);
+            cast(&a, ray)
+        }
+        Query::Point(point) => {
+            let built = build_shape::<R>(&q.a, "shape a")?;
+            let shape = built.shape();
+            let a = Body::new(&shape, build_pose(&q.pose_a, "pose_a")?)
+                .with_margin(build_margin(&q.a, "shape a")?);
+            let p = finite_vec3::<R>(*point, "\"point\"")?;
+            projection(project_point(&a, p))
+        }
+    }
+}
+
+/// A pair query: shapes `a` (of `q`) and `b`.
+fn pair<R: Real>(
+    q: &QuerySpec,
+    kind: PairKind,
+    b: &GeometrySpec,
+    pose_b: &PoseSpec,
+    algo: Algo,
+) -> Result<Map<String, Value>, String> {
     let method = algo.method()?;
     let built_a = build_shape::<R>(&q.a, "shape a")?;
-    let built_b = build_shape::<R>(&q.b, "shape b")?;
+    let built_b = build_shape::<R>(b, "shape b")?;
     let (shape_a, shape_b) = (built_a.shape(), built_b.shape());
     let a = Body::new(&shape_a, build_pose(&q.pose_a, "pose_a")?)
         .with_margin(build_margin(&q.a, "shape a")?);
-    let b = Body::new(&shape_b, build_pose(&q.pose_b, "pose_b")?)
-        .with_margin(build_margin(&q.b, "shape b")?);
-    match q.kind {
-        QueryKind::Distance => proximity(mink::distance(&a, &b, method)),
-        QueryKind::Penetration => proximity(mink::penetration(&a, &b, method)),
-        QueryKind::Intersect => overlap(mink::intersect(&a, &b, method)),
-        QueryKind::Manifold => manifold(&a, &b, method),
+    let b =
+        Body::new(&shape_b, build_pose(pose_b, "pose_b")?).with_margin(build_margin(b, "shape b")?);
+    match kind {
+        PairKind::Distance => proximity(mink::distance(&a, &b, method)),
+        PairKind::Penetration => proximity(mink::penetration(&a, &b, method)),
+        PairKind::Intersect => overlap(mink::intersect(&a, &b, method)),
+        PairKind::Manifold => manifold(&a, &b, method),
     }
+}
+
+/// `v` in `R`, or an error naming `what` when it is not finite there
+/// (too large for `f32`).
+fn finite_vec3<R: Real>(v: [f64; 3], what: &str) -> Result<Vec3<R>, String> {
+    let p = Vec3::new(R::lit(v[0]), R::lit(v[1]), R::lit(v[2]));
+    if p.is_finite() {
+        Ok(p)
+    } else {
+        Err(format!("{what} is not finite in this scalar"))
+    }
+}
+
+/// `true` when every number of `fields` is finite (an answer never
+/// carries a NaN or an infinity; `json!` writes them as `null`).
+fn all_finite(fields: &Map<String, Value>) -> bool {
+    fn finite(v: &Value) -> bool {
+        match v {
+            Value::Null => false,
+            Value::Number(n) => n.as_f64().is_some_and(f64::is_finite),
+            Value::Array(a) => a.iter().all(finite),
+            _ => true,
+        }
+    }
+    fields.values().all(finite)
+}
+
+/// A `"ray"` query against body `a`: `hit`, and when it hits `toi`,
+/// `point` and `normal`.
+fn cast<R: Real>(a: &Body<'_, '_, R>, spec: &RaySpec) -> Result<Map<String, Value>, String> {
+    let origin = finite_vec3::<R>(spec.origin, "\"origin\"")?;
+    let dir = finite_vec3::<R>(spec.dir, "\"dir\"")?;
+    // The casts work with the squared length: it must neither vanish nor
+    // overflow.
+    let dd = dir.norm_squared();
+    if !(dd > R::ZERO) {
+        return Err("\"dir\" is too small for this scalar (its length rounds to 0)".into());
+    }
+    if !dd.finite() {
+        return Err("\"dir\" is too long for this scalar (its squared length overflows)".into());
+    }
+    // A finite `max_toi` too large for `f32` rounds to infinity there,
+    // which means the same: no bound.
+    let max_toi = R::lit(spec.max_toi);
+    let c: RayCast<R> = ray_cast(a, &Ray::new(origin, dir), max_toi, spec.solid);
+    let mut m = Map::new();
+    match c.status {
+        RayStatus::Hit => {
+            m.insert("hit".into(), Value::Bool(true));
+            m.insert("toi".into(), json!(c.toi.to_f64()));
+            m.insert("point".into(), vec3(c.point));
+            m.insert("normal".into(), vec3(c.normal));
+        }
+        RayStatus::Inside => {
+            m.insert("hit".into(), Value::Bool(true));
+            m.insert("toi".into(), json!(0.0));
+            m.insert("point".into(), vec3(origin));
+            m.insert("normal".into(), json!([0.0, 0.0, 0.0]));
+        }
+        RayStatus::Miss => {
+            m.insert("hit".into(), Value::Bool(false));
+        }
+        RayStatus::IterationLimit => {
+            return Err("the ray cast did not converge (iteration limit)".into());
+        }
+        RayStatus::NonFinite => return Err("non-finite or zero ray, pose or max_toi".into()),
+    }
+    if !all_finite(&m) {
+        return Err("the ray cast overflowed in this scalar".into());
+    }
+    Ok(m)
+}
+
+/// A `"point"` query's answer: `inside`, `distance`, `projection`,
+/// `normal` and the `status` of the distance query behind it.
+fn projection<R: Real>(p: PointProjection<R>) -> Result<Map<String, Value>, String> {
+    match p.status {
+        Status::InvalidInput => {
+            return Err("non-finite input or result (overflow in this scalar?)".into())
+        }
+        Status::Unsupported => return Err("no point projection for this shape".into()),
+        _ => {}
+    }
+    let mut m = Map::new();
+    m.insert("inside".into(), Value::Bool(p.inside));
+    m.insert("distance".into(), json!(p.distance.to_f64()));
+    m.insert("projection".into(), vec3(p.projection));
+    m.insert("normal".into(), vec3(p.normal));
+    m.insert("status".into(), json!(status_name(p.status)));
+    if !all_finite(&m) {
+        return Err("the point projection overflowed in this scalar".into());
+    }
+    Ok(m)
 }
 
 fn proximity<R: Real>(p: Proximity<R>) -> Result<Map<String, Value>, String> {

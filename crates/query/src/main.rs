@@ -1,6 +1,8 @@
 //! `mink-query [--scalar f32|f64] [--algo auto|gjk|epa|mpr|sat] FILE`
 //! (FILE or `-` for stdin): answers every line of a JSON Lines query file
 //! (`shared/query-format.md`), one result line per input line, in order.
+//! `--algo` applies to the pair queries; `"ray"` and `"point"` queries
+//! ignore it.
 //!
 //! `mink-query scene [--scalar f32|f64] FILE`: replays a scene file
 //! (`SCENE-FORMAT.md`), one line per step: its report and its contacts.

@@ -1,13 +1,19 @@
 //! One query line, parsed into plain data (f64) before any shape is built.
 //!
+//! A line asks about two shapes (`"distance"`, `"intersect"`,
+//! `"penetration"`, `"manifold"`: [`Query::Pair`]) or about one: a ray
+//! cast (`"ray"`: [`Query::Ray`]) or a point projection (`"point"`:
+//! [`Query::Point`]), which have no `b`. `"cast"` is in the format but not
+//! in mink yet: such a line is refused.
+//!
 //! Parsing never panics: every field that is missing, of the wrong type or
 //! not finite becomes an error message naming the field.
 
 use serde_json::Value;
 
-/// Which question a line asks.
+/// Which question a pair query (`a` and `b`) asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum QueryKind {
+pub enum PairKind {
     /// Signed distance, witnesses and normal.
     Distance,
     /// Overlap only.
@@ -16,6 +22,41 @@ pub enum QueryKind {
     Penetration,
     /// Contact points.
     Manifold,
+}
+
+/// The ray of a `"ray"` query, in f64, as written (world frame).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RaySpec {
+    /// Where the ray starts, meters (`"origin"`).
+    pub origin: [f64; 3],
+    /// Its direction, finite and not zero; `t` counts in units of its
+    /// length (`"dir"`).
+    pub dir: [f64; 3],
+    /// The largest `t` that counts: `>= 0`, infinity when absent
+    /// (`"max_toi"`).
+    pub max_toi: f64,
+    /// Whether a ray starting inside hits at once (`"solid"`, default
+    /// `true`).
+    pub solid: bool,
+}
+
+/// What a line asks, with the fields only that question has.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Query {
+    /// A question about two shapes: `a` and `b`.
+    Pair {
+        /// Which question.
+        kind: PairKind,
+        /// Shape B.
+        b: GeometrySpec,
+        /// Pose of B.
+        pose_b: PoseSpec,
+    },
+    /// `"ray"`: where a ray first meets shape `a`.
+    Ray(RaySpec),
+    /// `"point"`: where a world point stands relative to shape `a`
+    /// (`"point"`, meters).
+    Point([f64; 3]),
 }
 
 /// A shape as written in the query format, in f64.
@@ -121,16 +162,12 @@ impl Default for PoseSpec {
 pub struct QuerySpec {
     /// The line's `id`, echoed back as it was written (any JSON value).
     pub id: Value,
-    /// Shape A.
+    /// Shape A (the only shape of a ray or point query).
     pub a: GeometrySpec,
     /// Pose of A.
     pub pose_a: PoseSpec,
-    /// Shape B.
-    pub b: GeometrySpec,
-    /// Pose of B.
-    pub pose_b: PoseSpec,
-    /// What is asked.
-    pub kind: QueryKind,
+    /// What is asked, with its own fields.
+    pub query: Query,
 }
 
 /// A line that could not be parsed: its `id` (when one could be read) and
@@ -277,6 +314,38 @@ pub fn parse_pose(v: Option<&Value>, what: &str) -> Result<PoseSpec, String> {
     })
 }
 
+/// Parses the fields of a `"ray"` query: `origin` and `dir` (required,
+/// finite, `dir` not zero), `max_toi` (finite and `>= 0`, infinity when
+/// absent or `null`) and `solid` (a boolean, `true` when absent or `null`).
+pub fn parse_ray(v: &Value) -> Result<RaySpec, String> {
+    let origin = vec3(v.get("origin").ok_or("missing \"origin\"")?, "\"origin\"")?;
+    let dir = vec3(v.get("dir").ok_or("missing \"dir\"")?, "\"dir\"")?;
+    if dir == [0.0; 3] {
+        return Err("\"dir\" must not be zero".into());
+    }
+    let max_toi = match v.get("max_toi") {
+        None | Some(Value::Null) => f64::INFINITY,
+        Some(m) => {
+            let m = number(m, "\"max_toi\"")?;
+            if m < 0.0 {
+                return Err("\"max_toi\" must be >= 0".into());
+            }
+            m
+        }
+    };
+    let solid = match v.get("solid") {
+        None | Some(Value::Null) => true,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err("\"solid\" must be true or false".into()),
+    };
+    Ok(RaySpec {
+        origin,
+        dir,
+        max_toi,
+        solid,
+    })
+}
+
 /// Parses one line of the query format.
 pub fn parse_line(line: &str) -> Result<QuerySpec, ParseError> {
     let value: Value = serde_json::from_str(line).map_err(|e| ParseError {
@@ -291,13 +360,22 @@ pub fn parse_line(line: &str) -> Result<QuerySpec, ParseError> {
     if !value.is_object() {
         return Err(fail("a query must be a JSON object".into()));
     }
-    let kind = match value.get("query") {
-        None | Some(Value::Null) => QueryKind::Distance,
+    /// The question, before its fields are read.
+    enum Asked {
+        Pair(PairKind),
+        Ray,
+        Point,
+    }
+    let asked = match value.get("query") {
+        None | Some(Value::Null) => Asked::Pair(PairKind::Distance),
         Some(Value::String(s)) => match s.as_str() {
-            "distance" => QueryKind::Distance,
-            "intersect" => QueryKind::Intersect,
-            "penetration" => QueryKind::Penetration,
-            "manifold" => QueryKind::Manifold,
+            "distance" => Asked::Pair(PairKind::Distance),
+            "intersect" => Asked::Pair(PairKind::Intersect),
+            "penetration" => Asked::Pair(PairKind::Penetration),
+            "manifold" => Asked::Pair(PairKind::Manifold),
+            "ray" => Asked::Ray,
+            "point" => Asked::Point,
+            "cast" => return Err(fail("the cast query is not available in mink yet".into())),
             other => return Err(fail(format!("unknown query \"{other}\""))),
         },
         Some(_) => return Err(fail("\"query\" must be a string".into())),
@@ -309,21 +387,39 @@ pub fn parse_line(line: &str) -> Result<QuerySpec, ParseError> {
         "shape a",
     )
     .map_err(fail)?;
-    let b = parse_geometry(
-        value
-            .get("b")
-            .ok_or_else(|| fail("missing shape \"b\"".into()))?,
-        "shape b",
-    )
-    .map_err(fail)?;
-    let pose_a = parse_pose(value.get("pose_a"), "pose_a").map_err(fail)?;
-    let pose_b = parse_pose(value.get("pose_b"), "pose_b").map_err(fail)?;
+    let parse_pose_a = || parse_pose(value.get("pose_a"), "pose_a").map_err(&fail);
+    let (pose_a, query) = match asked {
+        Asked::Pair(kind) => {
+            let b = parse_geometry(
+                value
+                    .get("b")
+                    .ok_or_else(|| fail("missing shape \"b\"".into()))?,
+                "shape b",
+            )
+            .map_err(fail)?;
+            let pose_a = parse_pose_a()?;
+            let pose_b = parse_pose(value.get("pose_b"), "pose_b").map_err(fail)?;
+            (pose_a, Query::Pair { kind, b, pose_b })
+        }
+        Asked::Ray => {
+            let pose_a = parse_pose_a()?;
+            (pose_a, Query::Ray(parse_ray(&value).map_err(fail)?))
+        }
+        Asked::Point => {
+            let pose_a = parse_pose_a()?;
+            let point = value
+                .get("point")
+                .ok_or_else(|| fail("missing \"point\"".into()))?;
+            (
+                pose_a,
+                Query::Point(vec3(point, "\"point\"").map_err(fail)?),
+            )
+        }
+    };
     Ok(QuerySpec {
         id,
         a,
         pose_a,
-        b,
-        pose_b,
-        kind,
+        query,
     })
 }

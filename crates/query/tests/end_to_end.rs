@@ -4,6 +4,9 @@
 //! and f64 and with every algorithm; and hostile lines (mutated bytes) that
 //! must give one well-formed result line each, never a panic.
 
+mod common;
+
+use common::mutate;
 use mink_query::{answer_line, Algo, Scalar};
 use mink_testkit::Rng;
 use serde_json::Value;
@@ -103,33 +106,6 @@ fn auto_uses_the_table() {
         parse(&answer_line(&forced, Scalar::F64, Algo::Gjk))["algo"],
         "gjk"
     );
-}
-
-/// Mutates a line: flips, deletes, duplicates or inserts bytes, or splices
-/// in a hostile token.
-fn mutate(rng: &mut Rng, line: &str) -> String {
-    const TOKENS: [&str; 12] = [
-        "NaN", "1e400", "-1e400", "1e308", "null", "\"", "{", "]", "-0", "[[[[[[", "\u{fffd}", ",",
-    ];
-    let mut bytes = line.as_bytes().to_vec();
-    for _ in 0..1 + rng.below(4) {
-        let at = rng.below(bytes.len() + 1);
-        match rng.below(4) {
-            0 if at < bytes.len() => bytes[at] = rng.next_u64() as u8,
-            1 if at < bytes.len() => {
-                bytes.remove(at);
-            }
-            2 => {
-                let tok = TOKENS[rng.below(TOKENS.len())];
-                bytes.splice(at..at, tok.bytes());
-            }
-            _ => {
-                let digit = b'0' + rng.below(10) as u8;
-                bytes.insert(at, digit);
-            }
-        }
-    }
-    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 #[test]
