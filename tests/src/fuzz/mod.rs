@@ -6,6 +6,7 @@ pub mod bytes;
 pub mod contact_manifold;
 pub mod gjk_distance;
 mod query_line;
+pub mod ray_cast;
 pub mod scene_step;
 pub mod seeds;
 pub mod shapes;
@@ -35,7 +36,23 @@ pub const TARGETS: &[(&str, Harness)] = &[
     ("umbrella_queries", umbrella_queries),
     ("contact_manifold", contact_manifold),
     ("scene_step", scene_step),
+    ("ray_cast", ray_cast),
 ];
+
+/// The `ray_cast` target: [`ray_cast::check_bytes`] in f32 and f64 — a
+/// decoded `mink::Shape` (every kind, half-spaces included) with a margin
+/// and a pose, and a ray aimed at it, from inside it, grazing it or
+/// anywhere, through `mink::ray_cast`: each answer checked against point
+/// projections along the ray, closed forms against GJK's cast, and
+/// invariance under a rigid motion of shape and ray together.
+pub fn ray_cast(data: &[u8]) {
+    if let Err(e) = ray_cast::check_bytes::<f32>(data) {
+        panic!("ray_cast (f32): {e}");
+    }
+    if let Err(e) = ray_cast::check_bytes::<f64>(data) {
+        panic!("ray_cast (f64): {e}");
+    }
+}
 
 /// The `contact_manifold` target: [`contact_manifold::check_bytes`] in f32
 /// and f64 — two decoded `mink::Shape`s with margins, poses and a contact

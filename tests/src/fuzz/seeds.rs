@@ -17,6 +17,7 @@ pub fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
         "query_line" => query_lines(),
         "umbrella_queries" | "contact_manifold" => shape_pairs(target),
         "scene_step" => scenes(),
+        "ray_cast" => rays(),
         _ => Vec::new(),
     }
 }
@@ -324,6 +325,32 @@ fn scenes() -> Vec<(String, Vec<u8>)> {
         w.extend([0, settings, 3]);
         w.extend((0..256).map(|_| next() as u8));
         out.push((format!("seed-scene-{}", SHAPE_NAMES[usize::from(k)]), w));
+    }
+    out
+}
+
+/// One input per shape kind and ray mode for `ray_cast`: the shape, no
+/// margin, then bytes from a stream seeded by the target's name (the pose,
+/// the mode byte cycling through every aim, length, solidity and reach,
+/// the ray's parameters and the rigid motion).
+fn rays() -> Vec<(String, Vec<u8>)> {
+    let mut next = stream("ray_cast");
+    let mut out = Vec::new();
+    for kind in 0..13u8 {
+        for mode in 0..8u8 {
+            let mut w = Vec::new();
+            shape_bytes(kind, usize::from(mode), &mut w);
+            w.push(0);
+            let pose: Vec<u8> = (0..14).map(|_| next() as u8).collect();
+            w.extend(pose);
+            w.push(
+                mode | ((kind % 4) << 3)
+                    | ((mode & 1) << 5)
+                    | (((kind + mode) % 3 == 0) as u8) << 6,
+            );
+            w.extend((0..40).map(|_| next() as u8));
+            out.push((format!("seed-{}-{mode}", SHAPE_NAMES[usize::from(kind)]), w));
+        }
     }
     out
 }
