@@ -283,23 +283,35 @@ impl<R: Real> Oracle<R> for Cone<R> {
 }
 
 impl<R: Real> Oracle<R> for Triangle<R> {
-    /// Within `tol` of the triangle's plane, and inside its three edges
-    /// (in-plane outward normals) within `tol`.
+    /// Within `tol` of the triangle's plane (more for a sliver, whose
+    /// normal is ill-conditioned), and inside its three edges
+    /// (in-plane outward normals) within `tol`. Each edge's outward
+    /// normal is `(v - u) × n` for the winding's normal `n`: the same
+    /// orientation for all three whatever the triangle's shape (a sliver's
+    /// centroid is too close to its edges to orient them by).
     fn core_contains(&self, p: Vec3<R>, tol: R) -> bool {
         let [a, b, c] = self.vertices();
         let s = Scaled::new(&[p, a, b, c]);
         let (p, a, b, c, tol) = (s.v(p), s.v(a), s.v(b), s.v(c), s.len(tol));
         let n = triangle_normal(a, b, c);
-        let centroid = (a + b + c) * (1.0 / 3.0);
         let Some(unit) = n.try_normalize() else {
             return false;
         };
         let edges = [(a, b), (b, c), (c, a)];
         let planes: Vec<_> = edges
             .iter()
-            .filter_map(|&(u, v)| outward((v - u).cross(n), u, centroid))
+            .filter_map(|&(u, v)| (v - u).cross(unit).try_normalize().map(|m| (m, u)))
             .collect();
-        unit.dot(p - a).abs() <= tol && planes.len() == 3 && inside_planes(&planes, p, tol)
+        // A sliver's normal is known only to `ε` times its longest edge
+        // squared over twice its area (the sine of its smallest angle,
+        // inverted): a point of the triangle can be that much times its
+        // distance from `a` off the computed plane.
+        let longest = [(b - a), (c - b), (a - c)]
+            .iter()
+            .fold(0.0f64, |m, e| m.max(e.norm_squared()));
+        let tilt = f64::EPSILON * 8.0 * longest / n.norm();
+        let plane_tol = tol + tilt * (p - a).norm();
+        unit.dot(p - a).abs() <= plane_tol && planes.len() == 3 && inside_planes(&planes, p, tol)
     }
     fn extent(&self) -> R {
         let [a, b, c] = self.vertices();
