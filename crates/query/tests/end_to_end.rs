@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::mutate;
+use common::{close, mutate};
 use mink_query::{answer_line, Algo, Scalar};
 use mink_testkit::Rng;
 use serde_json::Value;
@@ -15,18 +15,6 @@ const CASES: &str = include_str!("data/cases.jsonl");
 
 fn parse(line: &str) -> Value {
     serde_json::from_str(line).expect("every result line is JSON")
-}
-
-fn close(a: &Value, b: &Value, tol: f64) -> bool {
-    match (a, b) {
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| close(p, q, tol))
-        }
-        _ => match (a.as_f64(), b.as_f64()) {
-            (Some(p), Some(q)) => (p - q).abs() <= tol,
-            _ => false,
-        },
-    }
 }
 
 #[test]

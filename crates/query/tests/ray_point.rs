@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 
 mod common;
 
-use common::mutate;
+use common::{close, mutate};
 use mink_query::spec::{parse_line, Query, RaySpec};
 use mink_query::{answer_line, Algo, Scalar};
 use mink_testkit::Rng;
@@ -28,18 +28,6 @@ fn tol(scalar: Scalar) -> f64 {
     match scalar {
         Scalar::F32 => 1e-4,
         Scalar::F64 => 1e-9,
-    }
-}
-
-fn close(a: &Value, b: &Value, tol: f64) -> bool {
-    match (a, b) {
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| close(p, q, tol))
-        }
-        _ => match (a.as_f64(), b.as_f64()) {
-            (Some(p), Some(q)) => (p - q).abs() <= tol,
-            _ => false,
-        },
     }
 }
 

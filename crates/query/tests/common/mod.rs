@@ -1,6 +1,7 @@
 //! Helpers shared by the query tool's integration tests.
 
 use mink_testkit::Rng;
+use serde_json::Value;
 
 /// Mutates a query line: flips, deletes or inserts bytes, or splices in a
 /// hostile token (non-finite and out-of-range numbers, broken JSON).
@@ -28,4 +29,18 @@ pub fn mutate(rng: &mut Rng, line: &str) -> String {
         }
     }
     String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// `true` when two JSON numbers, or arrays of them (nested alike), are
+/// within `tol` of each other entry by entry.
+pub fn close(a: &Value, b: &Value, tol: f64) -> bool {
+    match (a, b) {
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| close(p, q, tol))
+        }
+        _ => match (a.as_f64(), b.as_f64()) {
+            (Some(p), Some(q)) => (p - q).abs() <= tol,
+            _ => false,
+        },
+    }
 }
