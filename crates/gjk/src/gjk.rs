@@ -373,6 +373,9 @@ where
                     } else {
                         GjkStatus::Intersecting
                     };
+                    if status == GjkStatus::Converged {
+                        polish(simplex, w, sp.a, &mut v, &mut vv);
+                    }
                     break;
                 }
                 // Nesterov's restart test: the Frank-Wolfe gap at v (measured
@@ -481,4 +484,32 @@ where
     out.iterations = k;
     out.status = status;
     out
+}
+
+/// Folds the support point `w` (witness `a` on A) that proved convergence
+/// into the simplex once more, keeping the result when its closest point
+/// `v` is no farther from the origin (`vv` its squared norm).
+///
+/// GJK stops when its bounds agree, which makes the distance exact to the
+/// tolerance but the closest point, and so the normal, only to about the
+/// square root of it: between parallel flat features (two parallel
+/// segments, a face over a face) the simplex can still be one vertex of
+/// the difference's flat side when the bounds meet, `v` tilted from the
+/// side's normal by the features' offset over the distance (2e-3 rad in
+/// f32 on parallel 4 m capsules), and a normal that tilted does not
+/// separate them. The last support point lies across that side, so the
+/// closest point of the simplex with it is the foot of the perpendicular.
+/// No support call; a result that encloses the origin or grows `v` by
+/// round-off leaves the simplex as it was.
+fn polish<R: Real>(simplex: &mut Simplex<R>, w: Vec3<R>, a: Vec3<R>, v: &mut Vec3<R>, vv: &mut R) {
+    let before = *simplex;
+    simplex.push(w, a);
+    let closest = simplex.reduce();
+    let new_vv = closest.v.norm_squared();
+    if !closest.inside && new_vv.finite() && new_vv > R::ZERO && new_vv <= *vv {
+        *v = closest.v;
+        *vv = new_vv;
+    } else {
+        *simplex = before;
+    }
 }

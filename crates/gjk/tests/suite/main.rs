@@ -9,5 +9,6 @@ mod epa_polytope;
 mod flush_faces;
 mod fuzz_like;
 mod modes;
+mod parallel_features;
 mod polytopes;
 mod ray;
