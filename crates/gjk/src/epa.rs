@@ -250,13 +250,21 @@ where
         }
     }
     let iterations = iterations + it;
-    let answer = finish(pair, pose_a, poly, rel_tol * scale, status, iterations);
+    let (answer, off_face) = finish(pair, pose_a, poly, rel_tol * scale, status, iterations);
     let capped = matches!(
         status,
         EpaStatus::CapacityReached | EpaStatus::IterationLimit
     );
     if capped && lowest.0.finite() {
         descend_from(pair, pose_a, lowest.1, rel_tol, answer)
+    } else if let Some(n) = off_face.filter(|_| status == EpaStatus::Converged) {
+        // The closest face's plane is the depth's, but the origin's
+        // projection lies outside it and outside every coplanar face: a
+        // polytope made slightly concave by round-off (slivers along a
+        // thin cylinder in f32), so the face's interpolated witnesses do
+        // not face each other across `n`. The descent from `n` keeps the
+        // depth within the tolerance and finds witnesses that do.
+        descend_from(pair, pose_a, n, rel_tol, answer)
     } else {
         answer
     }
@@ -266,6 +274,8 @@ where
 /// bound, so the direction is walked down to the least support height from
 /// `start` (see `epa/descent.rs`), which is kept when finite: an upper
 /// bound on the depth along which B's translation by `depth` clears A.
+/// Also a converged answer whose face cannot give facing witnesses: from
+/// its normal, the walk changes the depth by at most the tolerance.
 fn descend_from<R, A, B, const I: bool>(
     pair: &mut MinkowskiDiff<'_, R, A, B, I>,
     pose_a: &Iso3<R>,
@@ -489,7 +499,10 @@ fn face_coords<R: Real, const V: usize, const F: usize>(
     ]
 }
 
-/// The answer from the closest face, world frame.
+/// The answer from the closest face, world frame, and the face's unit
+/// normal (A's frame) when the origin's projection on it lies outside it
+/// by more than `tol`, so that the witnesses, interpolated at the nearest
+/// point of the face, do not face each other across the normal.
 ///
 /// Coplanar faces (a flat part of `A ⊖ B` split into triangles) tie on
 /// distance within round-off; the origin's projection lies in only one of
@@ -503,7 +516,7 @@ fn finish<R, A, B, const I: bool, const V: usize, const F: usize>(
     tol: R,
     status: EpaStatus,
     iterations: u32,
-) -> Penetration<R>
+) -> (Penetration<R>, Option<Vec3<R>>)
 where
     R: Real,
     A: Support<R>,
@@ -561,15 +574,17 @@ where
         v += poly.w[idx[k]] * lambda[k];
     }
     let pb = pa - v;
+    let off_face = ((v - n * d).norm() > tol).then_some(n);
     let (ra, rb) = (pair.a.inflation(), pair.b.inflation());
-    Penetration {
+    let answer = Penetration {
         depth: d + ra + rb,
         normal: pose_a.transform_vector(n),
         p_a: pose_a.transform_point(pa + n * ra),
         p_b: pose_a.transform_point(pb - n * rb),
         iterations,
         status,
-    }
+    };
+    (answer, off_face)
 }
 
 /// The answer when the difference is flat or the origin on its boundary:

@@ -390,4 +390,5 @@ pub fn check_bytes<R: Real>(data: &[u8]) -> Result<GjkOutcome, String> {
         size,
     };
     dispatch_pair(&a, &b, pair)
+        .map_err(|e| format!("{e}\n  A = {a:?} at {pa:?}\n  B = {b:?} at {pb:?}"))
 }
