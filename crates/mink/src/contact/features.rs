@@ -10,7 +10,7 @@
 
 use super::patch::{patch, Feature, Frame};
 use super::perturb::{perturbed_contacts, PerturbSide};
-use super::probe::facing;
+use super::probe::{facing, line_extreme};
 use super::reduce::Candidates;
 use super::rounded::shape_reach;
 use super::{ContactPoint, Manifold, Patch, Settings};
@@ -180,7 +180,9 @@ where
 /// point is its support point along `n` and B's along `-n` (surface
 /// points, the depth their overlap along `n`), made to face each other
 /// across `n` ([`facing`], each within [`DISTINCT_FRACTION`]² of `scale`,
-/// the pair's smaller size, of its shape); `None` when they cannot be, or
+/// the pair's smaller size, of its shape), or else one shape's support
+/// point and the other shape's farthest point on the line through it
+/// along `n` ([`line_extreme`]); `None` when they cannot be, or
 /// when they are shallower than the overlap along `n` by more than the
 /// feature slop, and the witnesses' point stands. Used only when the
 /// witnesses are that far apart across `n`.
@@ -201,14 +203,23 @@ where
     // Either point may be the one the other shape faces (a flat side under
     // a round one): A's first, then B's.
     let slack = R::lit(DISTINCT_FRACTION * DISTINCT_FRACTION) * scale;
+    let overlap = (top_a - bottom_b).dot(n);
+    // Neither pair faces within the slack (the two supports far apart
+    // across `n`: a point at an ellipsoid's centre, an unfinished normal a
+    // little off the ring of its short axes): the line along `n` through
+    // one shape's extreme point meets the other where it reaches farthest
+    // on that line, a facing pair by construction.
     let (on_a, on_b) = facing(a, sa, b, sb, top_a, bottom_b, n, slack)
-        .or_else(|| facing(b, sb, a, sa, bottom_b, top_a, n, slack).map(|(b, a)| (a, b)))?;
+        .or_else(|| facing(b, sb, a, sa, bottom_b, top_a, n, slack).map(|(b, a)| (a, b)))
+        .or_else(|| line_extreme(a, sa, bottom_b, n, overlap).map(|on_a| (on_a, bottom_b)))
+        .or_else(|| line_extreme(b, sb, top_a, -n, overlap).map(|on_b| (top_a, on_b)))?;
     let depth = (on_a - on_b).dot(n);
     // Facing points are at most as deep as the overlap along `n`; one
     // shallower than it by more than the feature slop no longer stands for
-    // the first contact.
-    let overlap = (top_a - bottom_b).dot(n);
-    if !(depth >= overlap - R::lit(FEATURE_SLOP_FRACTION) * scale) {
+    // the first contact. The slop has a floor relative to the overlap: the
+    // normal's own round-off (the smaller shape may be a point, of size 0).
+    let slop = R::lit(FEATURE_SLOP_FRACTION) * scale + R::sqrt_epsilon() * overlap.abs();
+    if !(depth >= overlap - slop) {
         return None;
     }
     Some(ContactPoint {

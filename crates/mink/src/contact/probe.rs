@@ -6,7 +6,7 @@
 //! support polygon).
 
 use crate::pair::Side;
-use mink_gjk::GjkStatus;
+use mink_gjk::{ray_cast, GjkStatus, Ray, RayStatus};
 use mink_support::{Iso3, Pair, Point, Real, Rounded, Support, Vec3};
 
 /// Where a world point lies relative to a shape (its core swept by its
@@ -117,4 +117,27 @@ fn outside<R: Real, S: Support<R>>(s: &S, side: &Side<R>, q: Vec3<R>) -> Option<
         PointProbe::OutsideCore { .. } | PointProbe::InsideCore => Some((R::ZERO, q)),
         PointProbe::Unknown => None,
     }
+}
+
+/// The point of `s` at `side` (core, inflation and margin) farthest along
+/// the unit `n` on the line through the world point `through` along `n`,
+/// world frame; `None` when the line misses the shape or the cast does not
+/// settle. `reach` (meters) is how far past `through` along `n` the shape
+/// can extend at most (its support height along `n` above `through`): the
+/// line is cast backwards from just beyond it, so the first point it meets
+/// is the one wanted, whether `through` lies inside the shape or not.
+pub(crate) fn line_extreme<R: Real, S: Support<R>>(
+    s: &S,
+    side: &Side<R>,
+    through: Vec3<R>,
+    n: Vec3<R>,
+    reach: R,
+) -> Option<Vec3<R>> {
+    let shape = Rounded::new(s, side.margin).ok()?;
+    // Start a little beyond the support plane, so that the ray starts
+    // outside the shape even with the plane's round-off.
+    let lead = reach.abs() + reach.abs() * R::lit(1e-3) + R::EPSILON;
+    let from = through + n * lead;
+    let hit = ray_cast(&shape, &side.pose, &Ray::new(from, -n), R::INFINITY, true);
+    (hit.status == RayStatus::Hit).then_some(hit.point)
 }
