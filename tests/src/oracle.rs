@@ -89,17 +89,6 @@ fn inside_planes(planes: &[(Vec3<f64>, Vec3<f64>)], p: Vec3<f64>, tol: f64) -> b
     planes.iter().all(|&(n, q)| n.dot(p - q) <= tol)
 }
 
-/// The plane through `q` with normal `n` (any length), its unit normal
-/// flipped to point away from `inside`; `None` when `n` is zero.
-fn outward(n: Vec3<f64>, q: Vec3<f64>, inside: Vec3<f64>) -> Option<(Vec3<f64>, Vec3<f64>)> {
-    let n = n.try_normalize()?;
-    Some(if n.dot(inside - q) > 0.0 {
-        (-n, q)
-    } else {
-        (n, q)
-    })
-}
-
 /// Distance from `p` to the segment `a b`, by clamped projection.
 pub fn segment_distance(p: Vec3<f64>, a: Vec3<f64>, b: Vec3<f64>) -> f64 {
     let ab = b - a;
@@ -325,21 +314,37 @@ impl<R: Real> Oracle<R> for Triangle<R> {
 
 impl<R: Real> Oracle<R> for TerrainPrism<R> {
     /// Inside its five face planes (top triangle, base, three vertical
-    /// sides), each oriented away from the vertices' mean, within `tol`.
+    /// sides) within `tol`. The sides are oriented by the top triangle's
+    /// winding seen from above and the top plane faces up, whatever the
+    /// triangle's shape (a sliver's vertex mean is too close to its long
+    /// sides to orient them by); the top plane allows its normal's
+    /// uncertainty on a sliver, as the triangle oracle does.
     fn core_contains(&self, p: Vec3<R>, tol: R) -> bool {
         let verts = self.vertices();
         let s = Scaled::new(&[p, verts[0], verts[1], verts[2], verts[3]]);
         let (p, tol) = (s.v(p), s.len(tol));
         let v = verts.map(|q| s.v(q));
         let [t0, t1, t2] = [v[0], v[1], v[2]];
-        let inside = v.iter().fold(Vec3::ZERO, |s, &q| s + q) * (1.0 / 6.0);
-        let mut planes = Vec::new();
-        planes.extend(outward(triangle_normal(t0, t1, t2), t0, inside));
-        planes.extend(outward(-Vec3::Z, v[3], inside));
+        let n = triangle_normal(t0, t1, t2);
+        // The footprint's winding: the sign of the normal's z (the
+        // constructor refuses a footprint of zero area).
+        let up = if n.z < 0.0 { -n } else { n };
+        let Some(top) = up.try_normalize() else {
+            return false;
+        };
+        let ccw = n.z >= 0.0;
+        let mut planes = vec![(-Vec3::Z, v[3])];
         for (u, w) in [(t0, t1), (t1, t2), (t2, t0)] {
-            planes.extend(outward((w - u).cross(Vec3::Z), u, inside));
+            let side = (w - u).cross(Vec3::Z);
+            let side = if ccw { side } else { -side };
+            planes.extend(side.try_normalize().map(|m| (m, u)));
         }
-        planes.len() == 5 && inside_planes(&planes, p, tol)
+        let longest = [(t1 - t0), (t2 - t1), (t0 - t2)]
+            .iter()
+            .fold(0.0f64, |m, e| m.max(e.norm_squared()));
+        let tilt = f64::EPSILON * 8.0 * longest / n.norm();
+        let top_tol = tol + tilt * (p - t0).norm();
+        planes.len() == 4 && top.dot(p - t0) <= top_tol && inside_planes(&planes, p, tol)
     }
     fn extent(&self) -> R {
         self.vertices()
