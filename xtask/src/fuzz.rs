@@ -67,25 +67,7 @@ const INPUT_TIMEOUT_SECONDS: u64 = 10;
 /// Targets `fuzz-ci` leaves out, each with the open library bug its oracle
 /// finds within seconds (inputs in `fuzz/open-bugs/<target>/`). A target
 /// leaves this list when its bugs are fixed; `fuzz-smoke` runs them all.
-pub const OPEN_BUGS: &[(&str, &str)] = &[
-    (
-        "contact_manifold",
-        "a point at the centre of an ellipsoid, both penetration queries unfinished: no \
-         facing pair along the normal, the contact point 5.9 m inside the ellipsoid",
-    ),
-    (
-        "gjk_distance",
-        "f32: EPA converged with witnesses whose difference is not depth times normal",
-    ),
-    (
-        "mpr_penetration",
-        "Separated with a normal along which the shapes still overlap",
-    ),
-    (
-        "support_points",
-        "the prism oracle calls a support-set vertex of a sliver top triangle off the core",
-    ),
-];
+pub const OPEN_BUGS: &[(&str, &str)] = &[];
 
 /// How long each target runs.
 #[derive(Clone, Copy, Debug)]
