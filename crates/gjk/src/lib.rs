@@ -7,7 +7,9 @@
 //! per-pair warm-start cache that re-poses the last query's simplex
 //! ([`GjkCache`]), and penetration depth by EPA
 //! ([`penetration`], [`epa`]) in a fixed-capacity buffer ([`Polytope`]),
-//! and ray casts against any convex shape ([`ray_cast`]).
+//! ray casts against any convex shape ([`ray_cast`]), and shape casts of
+//! two moving shapes, translating and turning, by conservative advancement
+//! ([`shape_cast`], [`advance`]).
 //!
 //! Every query is generic over the scalar (`f32`, `f64`) and over the pair
 //! type [`MinkowskiDiff`](mink_support::MinkowskiDiff), so each shape pair
@@ -55,6 +57,7 @@
 pub struct ReadmeDoctests;
 
 mod cache;
+mod cast;
 mod epa;
 mod gjk;
 mod ray;
@@ -63,6 +66,10 @@ mod settings;
 mod simplex;
 
 pub use cache::GjkCache;
+pub use cast::{
+    advance, bounding_radius, cast_scale, cast_tolerance, shape_cast, CastStatus, Motion, Moving,
+    ShapeCast, MAX_CAST_ITERATIONS,
+};
 pub use epa::{
     epa, penetration, penetration_with, Polytope, EPA_DEFAULT_FACES, EPA_DEFAULT_VERTICES,
     EPA_FIRST_VERTICES,

@@ -87,6 +87,7 @@ pub use mink_sat as sat;
 pub use mink_sdf as sdf;
 pub use mink_support as support;
 
+pub mod cast;
 pub mod collider;
 pub mod contact;
 #[cfg(all(debug_assertions, not(test), not(fuzzing), not(target_os = "none")))]
@@ -101,6 +102,7 @@ pub mod scene;
 mod shape;
 mod visitor;
 
+pub use cast::shape_cast;
 pub use collider::{collide, collide_cached, Collider};
 pub use contact::{contact_manifold, ContactParams, ContactPoint, Manifold};
 pub use query::{distance, intersect, penetration, project_point, Body, Method};

@@ -3,6 +3,7 @@
 //! once instead of once per file, and link one binary instead of one each.
 
 mod analytic;
+mod cast;
 mod coal_reference;
 mod common;
 mod epa_polytope;

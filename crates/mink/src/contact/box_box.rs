@@ -7,6 +7,7 @@
 use super::features::{DISTINCT_FRACTION, EPA_DEPTH_FRACTION};
 use super::reduce::Candidates;
 use super::{ContactPoint, Manifold, Patch, Settings};
+use crate::cast::{convex_cast, CastSpec, ShapeCast};
 use crate::pair::{queries_of, PairRoutine, Side};
 use crate::query::closest_segment_points;
 use crate::query::generic::Generic;
@@ -50,6 +51,11 @@ impl<R: Real> PairRoutine<R, Cuboid<R>, Cuboid<R>> for BoxBox {
             Some(m) => m,
             None => Generic.manifold(a, sa, b, sb, params, cache),
         }
+    }
+
+    #[inline]
+    fn cast(&self, a: &Cuboid<R>, b: &Cuboid<R>, spec: &CastSpec<R>) -> ShapeCast<R> {
+        convex_cast(self, a, b, spec)
     }
 
     #[inline]

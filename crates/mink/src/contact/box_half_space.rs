@@ -10,6 +10,7 @@ use super::features::{DISTINCT_FRACTION, FEATURE_SLOP_FRACTION};
 use super::half_space::ROUND_OFF_ULPS;
 use super::reduce::Candidates;
 use super::{half_space_manifold, ContactPoint, Manifold, Patch, Settings};
+use crate::cast::{plane_cast, CastSpec, ShapeCast};
 use crate::pair::{queries_of, PairRoutine, Side};
 use crate::query::half_space::PlaneConvex;
 use crate::PairVisitor;
@@ -41,6 +42,11 @@ impl<R: Real> PairRoutine<R, HalfSpace<R>, Cuboid<R>> for PlaneBox {
         } else {
             half_space_manifold(a, sa, b, sb, params)
         }
+    }
+
+    #[inline]
+    fn cast(&self, a: &HalfSpace<R>, b: &Cuboid<R>, spec: &CastSpec<R>) -> ShapeCast<R> {
+        plane_cast(self, a, b, spec)
     }
 
     #[inline]

@@ -1,6 +1,7 @@
 //! A mirrored pair: the routine written for `(B, A)`, run on `(A, B)`.
 
 use super::{PairRoutine, Side};
+use crate::cast::{CastSpec, ShapeCast};
 use crate::contact::{Manifold, Settings};
 use crate::query::{Method, Overlap, Proximity};
 use crate::PairVisitor;
@@ -43,6 +44,11 @@ impl<R: Real, A, B, T: PairRoutine<R, B, A>> PairRoutine<R, A, B> for Mirrored<T
         self.0
             .manifold(b, sb, a, sa, &params.mirrored(), cache)
             .mirrored()
+    }
+
+    #[inline(always)]
+    fn cast(&self, a: &A, b: &B, spec: &CastSpec<R>) -> ShapeCast<R> {
+        self.0.cast(b, a, &spec.mirrored()).mirrored()
     }
 
     #[inline(always)]

@@ -13,7 +13,7 @@
 //!
 //! - **A routine** ([`PairRoutine`]) answers every query kind for one
 //!   pair of shape types: distance, penetration, intersection, contact
-//!   manifold, and a user's visitor. Closed forms live beside their
+//!   manifold, shape cast, and a user's visitor. Closed forms live beside their
 //!   query (`query::analytic`, `query::half_space`,
 //!   `contact::box_box`, `contact::box_half_space`); a pair without its
 //!   own routine gets `query::generic`'s (GJK, MPR, GJK+EPA, the
@@ -27,13 +27,15 @@
 //!   until the table names a closed form for it.
 //! - **A new query kind** is one method of [`PairRoutine`] (with the
 //!   generic answer in `query::generic` and the mirroring in
-//!   [`Mirrored`]) and one query struct in [`table`].
+//!   [`Mirrored`]) and one query struct in [`table`], as the shape cast
+//!   ([`PairRoutine::cast`], `crate::cast`) was added.
 
 mod mirrored;
 pub(crate) mod table;
 
 pub(crate) use mirrored::Mirrored;
 
+use crate::cast::{CastSpec, ShapeCast};
 use crate::contact::{Manifold, Settings};
 use crate::query::{Method, Overlap, Proximity};
 use crate::PairVisitor;
@@ -132,6 +134,10 @@ pub(crate) trait PairRoutine<R: Real, A, B> {
         params: &Settings<R>,
         cache: Option<&mut GjkCache<R>>,
     ) -> Manifold<R>;
+
+    /// Shape cast (see [`crate::cast::shape_cast`]): the first time the
+    /// shapes, moving as `spec` says, come within its target distance.
+    fn cast(&self, a: &A, b: &B, spec: &CastSpec<R>) -> ShapeCast<R>;
 
     /// Runs the user's `visitor` on the concrete shapes (see
     /// [`crate::dispatch_pair`]).

@@ -8,6 +8,7 @@
 //! code.
 
 use super::{Mirrored, PairRoutine, Side};
+use crate::cast::{CastSpec, ShapeCast};
 use crate::contact::{BoxBox, Manifold, PlaneBox, Settings};
 use crate::query::analytic::{SphereBox, SweptCores};
 use crate::query::generic::Generic;
@@ -172,6 +173,17 @@ impl<R: Real> PairQuery<R> for ManifoldQuery<'_, R> {
     #[inline(always)]
     fn run<A, B, T: PairRoutine<R, A, B>>(self, routine: &T, a: &A, b: &B) -> Manifold<R> {
         routine.manifold(a, &self.sa, b, &self.sb, &self.settings, self.cache)
+    }
+}
+
+/// Shape cast ([`PairRoutine::cast`]).
+pub(crate) struct CastQuery<R>(pub CastSpec<R>);
+
+impl<R: Real> PairQuery<R> for CastQuery<R> {
+    type Output = ShapeCast<R>;
+    #[inline(always)]
+    fn run<A, B, T: PairRoutine<R, A, B>>(self, routine: &T, a: &A, b: &B) -> ShapeCast<R> {
+        routine.cast(a, b, &self.0)
     }
 }
 

@@ -4,6 +4,7 @@
 
 use super::generic::Generic;
 use super::{Algorithm, Method, Overlap, Proximity, Status};
+use crate::cast::{convex_cast, CastSpec, ShapeCast};
 use crate::contact::{convex_manifold, Manifold, Settings};
 use crate::pair::{PairRoutine, Side};
 use crate::PairVisitor;
@@ -191,6 +192,11 @@ macro_rules! analytic_algorithm {
             ) -> Manifold<R> {
                 convex_manifold(self, a, sa, b, sb, params, cache)
             }
+            #[inline]
+            fn cast(&self, a: &$a, b: &$b, spec: &CastSpec<R>) -> ShapeCast<R> {
+                convex_cast(self, a, b, spec)
+            }
+
             #[inline]
             fn visit<V: PairVisitor<R>>(&self, a: &$a, b: &$b, visitor: V) -> V::Output {
                 visitor.convex(a, b)

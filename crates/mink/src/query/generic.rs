@@ -3,6 +3,7 @@
 //! support-set manifold ([`crate::contact`]'s general convex path).
 
 use super::{Algorithm, Method, Overlap, Proximity, Status};
+use crate::cast::{convex_cast, CastSpec, ShapeCast};
 use crate::contact::{convex_manifold, Manifold, Settings};
 use crate::pair::{PairRoutine, Side};
 use crate::PairVisitor;
@@ -117,6 +118,11 @@ impl<R: Real, A: Support<R>, B: Support<R>> PairRoutine<R, A, B> for Generic {
         cache: Option<&mut GjkCache<R>>,
     ) -> Manifold<R> {
         convex_manifold(self, a, sa, b, sb, params, cache)
+    }
+
+    #[inline]
+    fn cast(&self, a: &A, b: &B, spec: &CastSpec<R>) -> ShapeCast<R> {
+        convex_cast(self, a, b, spec)
     }
 
     fn visit<V: PairVisitor<R>>(&self, a: &A, b: &B, visitor: V) -> V::Output {

@@ -2,6 +2,7 @@
 //! the plane's normal is its deepest point (exact for every convex shape).
 
 use super::{Algorithm, Method, Overlap, Proximity, Status};
+use crate::cast::{plane_cast, planes_cast, CastSpec, ShapeCast};
 use crate::contact::{half_space_manifold, Manifold, Settings};
 use crate::pair::{PairRoutine, Side};
 use crate::PairVisitor;
@@ -91,6 +92,11 @@ impl<R: Real, B: Support<R>> PairRoutine<R, HalfSpace<R>, B> for PlaneConvex {
         half_space_manifold(a, sa, b, sb, params)
     }
     #[inline]
+    fn cast(&self, a: &HalfSpace<R>, b: &B, spec: &CastSpec<R>) -> ShapeCast<R> {
+        plane_cast(self, a, b, spec)
+    }
+
+    #[inline]
     fn visit<V: PairVisitor<R>>(&self, a: &HalfSpace<R>, b: &B, visitor: V) -> V::Output {
         visitor.half_space(a, b, true)
     }
@@ -150,6 +156,11 @@ impl<R: Real> PairRoutine<R, HalfSpace<R>, HalfSpace<R>> for TwoPlanes {
     ) -> Manifold<R> {
         Manifold::new()
     }
+    #[inline]
+    fn cast(&self, _: &HalfSpace<R>, _: &HalfSpace<R>, _: &CastSpec<R>) -> ShapeCast<R> {
+        planes_cast()
+    }
+
     fn visit<V: PairVisitor<R>>(
         &self,
         a: &HalfSpace<R>,

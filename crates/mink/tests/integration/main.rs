@@ -21,3 +21,4 @@ mod scene_parallel;
 mod scene_queries;
 mod scene_reference;
 mod scene_warm_start;
+mod shape_cast;
