@@ -6,7 +6,10 @@
 //! `--algo` does not apply to them (not even `sat`).
 
 use crate::build::{build_margin, build_pose, build_shape};
-use crate::spec::{parse_line, GeometrySpec, PairKind, PoseSpec, Query, QuerySpec, RaySpec};
+use crate::spec::{
+    parse_line, CastSpec, GeometrySpec, PairKind, PoseSpec, Query, QuerySpec, RaySpec,
+};
+use mink::cast::{shape_cast, CastStatus};
 use mink::query::{project_point, Overlap, PointProjection, Proximity, Status};
 use mink::ray::{ray_cast, Ray, RayCast, RayStatus};
 use mink::support::{Real, Vec3};
@@ -144,6 +147,7 @@ pub fn evaluate<R: Real>(q: &QuerySpec, algo: Algo) -> Result<Map<String, Value>
                 .with_margin(build_margin(&q.a, "shape a")?);
             cast(&a, ray)
         }
+        Query::Cast(spec) => sweep::<R>(q, spec),
         Query::Point(point) => {
             let built = build_shape::<R>(&q.a, "shape a")?;
             let shape = built.shape();
@@ -246,6 +250,53 @@ fn cast<R: Real>(a: &Body<'_, '_, R>, spec: &RaySpec) -> Result<Map<String, Valu
     }
     if !all_finite(&m) {
         return Err("the ray cast overflowed in this scalar".into());
+    }
+    Ok(m)
+}
+
+/// A `"cast"` query: `hit`, and when it hits `toi`, `p_a`, `p_b`,
+/// `normal`, `status` (`"converged"`, or `"iteration_limit"` when the
+/// motion is proven clear only up to `toi`, reported as a hit there) and
+/// `initial` (`true` when the shapes start within the target distance).
+fn sweep<R: Real>(q: &QuerySpec, spec: &CastSpec) -> Result<Map<String, Value>, String> {
+    let built_a = build_shape::<R>(&q.a, "shape a")?;
+    let built_b = build_shape::<R>(&spec.b, "shape b")?;
+    let (shape_a, shape_b) = (built_a.shape(), built_b.shape());
+    let a = Body::new(&shape_a, build_pose(&q.pose_a, "pose_a")?)
+        .with_margin(build_margin(&q.a, "shape a")?);
+    let b = Body::new(&shape_b, build_pose(&spec.pose_b, "pose_b")?)
+        .with_margin(build_margin(&spec.b, "shape b")?);
+    let end_a = build_pose::<R>(&spec.pose_a_end, "pose_a_end")?;
+    let end_b = build_pose::<R>(&spec.pose_b_end, "pose_b_end")?;
+    let target = R::lit(spec.target_distance);
+    if !target.finite() {
+        return Err("\"target_distance\" is not finite in this scalar".into());
+    }
+    let c = shape_cast(&a, &end_a, &b, &end_b, target);
+    let status = match c.status {
+        CastStatus::Hit | CastStatus::Initial => "converged",
+        CastStatus::IterationLimit => "iteration_limit",
+        CastStatus::Miss => {
+            let mut m = Map::new();
+            m.insert("hit".into(), Value::Bool(false));
+            return Ok(m);
+        }
+        CastStatus::NonFinite => return Err("non-finite pose, margin or target".into()),
+        CastStatus::Unsupported => return Err("two planes have no shape cast".into()),
+    };
+    let mut m = Map::new();
+    m.insert("hit".into(), Value::Bool(true));
+    m.insert("toi".into(), json!(c.toi.to_f64()));
+    m.insert("p_a".into(), vec3(c.p_a));
+    m.insert("p_b".into(), vec3(c.p_b));
+    m.insert("normal".into(), vec3(c.normal));
+    m.insert("status".into(), json!(status));
+    m.insert(
+        "initial".into(),
+        Value::Bool(c.status == CastStatus::Initial),
+    );
+    if !all_finite(&m) {
+        return Err("the shape cast overflowed in this scalar".into());
     }
     Ok(m)
 }

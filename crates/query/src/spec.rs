@@ -3,8 +3,8 @@
 //! A line asks about two shapes (`"distance"`, `"intersect"`,
 //! `"penetration"`, `"manifold"`: [`Query::Pair`]) or about one: a ray
 //! cast (`"ray"`: [`Query::Ray`]) or a point projection (`"point"`:
-//! [`Query::Point`]), which have no `b`. `"cast"` is in the format but not
-//! in mink yet: such a line is refused.
+//! [`Query::Point`]), which have no `b`; or a shape cast of two moving
+//! shapes (`"cast"`: [`Query::Cast`]).
 //!
 //! Parsing never panics: every field that is missing, of the wrong type or
 //! not finite becomes an error message naming the field.
@@ -57,6 +57,25 @@ pub enum Query {
     /// `"point"`: where a world point stands relative to shape `a`
     /// (`"point"`, meters).
     Point([f64; 3]),
+    /// `"cast"`: the first time `a` and `b`, moving from their poses to
+    /// their end poses, come within a target distance.
+    Cast(CastSpec),
+}
+
+/// The fields of a `"cast"` query besides `a` and `pose_a`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CastSpec {
+    /// Shape B.
+    pub b: GeometrySpec,
+    /// B's pose at `t = 0`.
+    pub pose_b: PoseSpec,
+    /// A's pose at `t = 1` (`"pose_a_end"`; A's start pose when absent).
+    pub pose_a_end: PoseSpec,
+    /// B's pose at `t = 1` (`"pose_b_end"`; B's start pose when absent).
+    pub pose_b_end: PoseSpec,
+    /// The distance that counts as contact, meters, finite and `>= 0`
+    /// (`"target_distance"`, 0 when absent).
+    pub target_distance: f64,
 }
 
 /// A shape as written in the query format, in f64.
@@ -365,6 +384,7 @@ pub fn parse_line(line: &str) -> Result<QuerySpec, ParseError> {
         Pair(PairKind),
         Ray,
         Point,
+        Cast,
     }
     let asked = match value.get("query") {
         None | Some(Value::Null) => Asked::Pair(PairKind::Distance),
@@ -375,7 +395,7 @@ pub fn parse_line(line: &str) -> Result<QuerySpec, ParseError> {
             "manifold" => Asked::Pair(PairKind::Manifold),
             "ray" => Asked::Ray,
             "point" => Asked::Point,
-            "cast" => return Err(fail("the cast query is not available in mink yet".into())),
+            "cast" => Asked::Cast,
             other => return Err(fail(format!("unknown query \"{other}\""))),
         },
         Some(_) => return Err(fail("\"query\" must be a string".into())),
@@ -388,18 +408,48 @@ pub fn parse_line(line: &str) -> Result<QuerySpec, ParseError> {
     )
     .map_err(fail)?;
     let parse_pose_a = || parse_pose(value.get("pose_a"), "pose_a").map_err(&fail);
+    // Shape B and both poses, for the questions about two shapes (A's pose
+    // after B's shape, so that a missing B is the error a line gets).
+    let parse_b = || -> Result<(GeometrySpec, PoseSpec, PoseSpec), ParseError> {
+        let b = value
+            .get("b")
+            .ok_or_else(|| fail("missing shape \"b\"".into()))?;
+        let b = parse_geometry(b, "shape b").map_err(&fail)?;
+        let pose_a = parse_pose_a()?;
+        let pose_b = parse_pose(value.get("pose_b"), "pose_b").map_err(&fail)?;
+        Ok((b, pose_a, pose_b))
+    };
     let (pose_a, query) = match asked {
         Asked::Pair(kind) => {
-            let b = parse_geometry(
-                value
-                    .get("b")
-                    .ok_or_else(|| fail("missing shape \"b\"".into()))?,
-                "shape b",
-            )
-            .map_err(fail)?;
-            let pose_a = parse_pose_a()?;
-            let pose_b = parse_pose(value.get("pose_b"), "pose_b").map_err(fail)?;
+            let (b, pose_a, pose_b) = parse_b()?;
             (pose_a, Query::Pair { kind, b, pose_b })
+        }
+        Asked::Cast => {
+            let (b, pose_a, pose_b) = parse_b()?;
+            let end = |key: &str, start: &PoseSpec| match value.get(key) {
+                None | Some(Value::Null) => Ok(*start),
+                Some(v) => parse_pose(Some(v), key).map_err(&fail),
+            };
+            let pose_a_end = end("pose_a_end", &pose_a)?;
+            let pose_b_end = end("pose_b_end", &pose_b)?;
+            let target_distance = match value.get("target_distance") {
+                None | Some(Value::Null) => 0.0,
+                Some(t) => {
+                    let t = number(t, "\"target_distance\"").map_err(fail)?;
+                    if t < 0.0 {
+                        return Err(fail("\"target_distance\" must be >= 0".into()));
+                    }
+                    t
+                }
+            };
+            let cast = CastSpec {
+                b,
+                pose_b,
+                pose_a_end,
+                pose_b_end,
+                target_distance,
+            };
+            (pose_a, Query::Cast(cast))
         }
         Asked::Ray => {
             let pose_a = parse_pose_a()?;

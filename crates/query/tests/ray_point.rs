@@ -1,8 +1,9 @@
-//! The `"ray"` and `"point"` queries of mink-query (`FORMAT.md`, "Ray,
+//! The `"ray"`, `"point"` and `"cast"` queries of mink-query (`FORMAT.md`, "Ray,
 //! point and cast queries"): answers checked against closed forms worked
 //! out by hand in each test, in f32 and f64 and with every `--algo` (which
 //! does not apply to them); every kind of bad input answers `ok: false`
-//! naming the field at fault, with the id echoed; `"cast"` is refused; and
+//! naming the field at fault, with the id echoed; `"cast"` answers against
+//! closed forms (linear and turning motion); and
 //! one run of the binary shows a bad line does not stop the run.
 
 use std::io::Write;
@@ -661,15 +662,147 @@ fn bad_point_input_is_refused_naming_the_field() {
     }
 }
 
+/// A cast's tolerance from a closed form's (`tol`, 1e-9 in f64 and 1e-4 in
+/// f32): the cast stops within `1e-7` (f64) or `1.2e-4` (f32) of the
+/// scale, a few meters here, of the target distance, and its time is off
+/// by that over the closing speed.
+fn cast_tol(tol: f64) -> f64 {
+    if tol < 1e-6 {
+        tol * 1000.0
+    } else {
+        tol * 20.0
+    }
+}
+
+const SPHERE: &str = r#"{"type": "sphere", "radius": 1}"#;
+
+fn at(x: f64, y: f64) -> String {
+    format!(r#"{{"translation": [{x}, {y}, 0], "rotation": [1, 0, 0, 0]}}"#)
+}
+
 #[test]
-fn cast_is_not_available_yet() {
-    let line = r#"{"id": 10, "query": "cast", "a": {"type": "sphere", "radius": 1}, "pose_a": {"translation": [0, 0, 0], "rotation": [1, 0, 0, 0]}, "pose_a_end": {"translation": [5, 0, 0], "rotation": [1, 0, 0, 0]}, "b": {"type": "sphere", "radius": 1}, "pose_b": {"translation": [3, 0, 0], "rotation": [1, 0, 0, 0]}, "target_distance": 0.0}"#;
-    expect_refused(line, "cast query is not available");
-    // Even without its fields.
-    expect_refused(
-        r#"{"id": "c", "query": "cast"}"#,
-        "cast query is not available",
+fn cast_answers_match_closed_forms() {
+    // A unit sphere moving from x = 0 to x = 5 towards one at x = 3: the
+    // surfaces meet when the centres are 2 apart, at t = 0.2, at x = 2.
+    let line = format!(
+        r#"{{"id": 10, "query": "cast", "a": {SPHERE}, "pose_a": {}, "pose_a_end": {}, "b": {SPHERE}, "pose_b": {}, "target_distance": 0.0}}"#,
+        at(0.0, 0.0),
+        at(5.0, 0.0),
+        at(3.0, 0.0)
     );
+    each_answer(&line, 1.0, |out, tol| {
+        let tol = cast_tol(tol);
+        assert_eq!(out["hit"], true, "{out}");
+        assert_eq!(out["initial"], false, "{out}");
+        assert_eq!(out["status"], "converged", "{out}");
+        assert!(close(&out["toi"], &json!(0.2), tol), "{out}");
+        assert!(close(&out["p_a"], &json!([2.0, 0.0, 0.0]), tol), "{out}");
+        assert!(close(&out["p_b"], &json!([2.0, 0.0, 0.0]), tol), "{out}");
+        assert!(close(&out["normal"], &json!([1.0, 0.0, 0.0]), tol), "{out}");
+    });
+    // Within 0.5 m: centres 2.5 apart, at t = 0.1. B moving back by 5 m
+    // as A comes: closing at 10 m per unit t, centres 2.5 apart at 0.05.
+    let line = format!(
+        r#"{{"id": 11, "query": "cast", "a": {SPHERE}, "pose_a": {}, "pose_a_end": {}, "b": {SPHERE}, "pose_b": {}, "pose_b_end": {}, "target_distance": 0.5}}"#,
+        at(0.0, 0.0),
+        at(5.0, 0.0),
+        at(3.0, 0.0),
+        at(-2.0, 0.0)
+    );
+    each_answer(&line, 1.0, |out, tol| {
+        let tol = cast_tol(tol);
+        assert_eq!(out["hit"], true, "{out}");
+        assert!(close(&out["toi"], &json!(0.05), tol), "{out}");
+    });
+    // Passing 3 m beside it: no hit, and no time.
+    let line = format!(
+        r#"{{"id": 12, "query": "cast", "a": {SPHERE}, "pose_a": {}, "pose_a_end": {}, "b": {SPHERE}, "pose_b": {}}}"#,
+        at(0.0, 0.0),
+        at(5.0, 0.0),
+        at(3.0, 3.0)
+    );
+    each_answer(&line, 1.0, |out, _| {
+        assert_eq!(out["hit"], false, "{out}");
+        assert!(out.get("toi").is_none(), "{out}");
+    });
+    // Overlapping at the start: t = 0, said so.
+    let line = format!(
+        r#"{{"id": 13, "query": "cast", "a": {SPHERE}, "pose_a": {}, "pose_a_end": {}, "b": {SPHERE}, "pose_b": {}}}"#,
+        at(0.0, 0.0),
+        at(5.0, 0.0),
+        at(1.0, 0.0)
+    );
+    each_answer(&line, 1.0, |out, _| {
+        assert_eq!(out["hit"], true, "{out}");
+        assert_eq!(out["initial"], true, "{out}");
+        assert_eq!(out["toi"], json!(0.0), "{out}");
+    });
+}
+
+#[test]
+fn cast_with_rotation_matches_its_closed_form() {
+    // A bar (half extents 1, 0.1, 0.1) turning a quarter turn about z at
+    // the origin, towards a ball of radius 0.1 at (0, 0.8, 0). In the
+    // bar's frame the ball's centre is (0.8 sin θ, 0.8 cos θ), so the gap
+    // is 0.8 cos θ - 0.2: contact at cos θ = 1/4, θ = 1.3181 rad,
+    // t = θ / (π/2) = 0.839139, normal (-sin θ, cos θ) from the bar.
+    let line = format!(
+        r#"{{"id": 14, "query": "cast", "a": {{"type": "box", "half_extents": [1, 0.1, 0.1]}}, "pose_a": {}, "pose_a_end": {{"translation": [0, 0, 0], "rotation": {QUARTER_Z}}}, "b": {{"type": "sphere", "radius": 0.1}}, "pose_b": {}}}"#,
+        at(0.0, 0.0),
+        at(0.0, 0.8)
+    );
+    let (s, c) = (0.968_245_836_551_854_3, 0.25);
+    each_answer(&line, 1.0, |out, tol| {
+        let tol = cast_tol(tol);
+        assert_eq!(out["hit"], true, "{out}");
+        assert!(
+            close(&out["toi"], &json!(0.839_138_753_489_667_6), tol),
+            "{out}"
+        );
+        assert!(close(&out["normal"], &json!([-s, c, 0.0]), tol), "{out}");
+        assert!(
+            close(&out["p_b"], &json!([0.1 * s, 0.8 - 0.1 * c, 0.0]), tol),
+            "{out}"
+        );
+    });
+}
+
+#[test]
+fn bad_cast_lines_are_refused() {
+    let cases = [
+        (
+            format!(
+                r#"{{"id": 20, "query": "cast", "a": {SPHERE}, "b": {SPHERE}, "pose_b": {}, "target_distance": -1}}"#,
+                at(3.0, 0.0)
+            ),
+            "target_distance",
+        ),
+        (
+            format!(
+                r#"{{"id": 21, "query": "cast", "a": {SPHERE}, "b": {SPHERE}, "pose_b": {}, "target_distance": "far"}}"#,
+                at(3.0, 0.0)
+            ),
+            "target_distance",
+        ),
+        (
+            format!(
+                r#"{{"id": 22, "query": "cast", "a": {SPHERE}, "pose_a_end": {{"translation": [1, 0]}}, "b": {SPHERE}}}"#
+            ),
+            "pose_a_end",
+        ),
+        (
+            format!(r#"{{"id": 23, "query": "cast", "a": {SPHERE}}}"#),
+            "shape \"b\"",
+        ),
+        (
+            r#"{"id": 24, "query": "cast", "a": {"type": "plane", "normal": [0, 0, 1], "offset": 0}, "b": {"type": "plane", "normal": [0, 0, -1], "offset": 0}}"#
+                .to_string(),
+            "planes",
+        ),
+    ];
+    for (line, field) in &cases {
+        expect_refused(line, field);
+    }
 }
 
 /// `true` when every number under `v` (except the echoed `id`) is finite.
@@ -766,7 +899,7 @@ fn the_binary_answers_every_line_in_order() {
         ]
     );
     let oks: Vec<bool> = lines.iter().map(|v| v["ok"].as_bool().unwrap()).collect();
-    assert_eq!(oks, [true, false, true, false, false, true, true]);
+    assert_eq!(oks, [true, false, true, true, false, true, true]);
     assert_eq!(lines[0]["hit"], true);
     assert!(close(&lines[0]["toi"], &json!(2.0), 1e-5), "{}", lines[0]);
     assert!(lines[1]["error"].as_str().unwrap().contains("\"dir\""));
@@ -776,7 +909,10 @@ fn the_binary_answers_every_line_in_order() {
         "{}",
         lines[2]
     );
-    assert!(lines[3]["error"].as_str().unwrap().contains("cast"));
+    // Two unit spheres at the origin that do not move: within the target
+    // from the start.
+    assert_eq!(lines[3]["initial"], true, "{}", lines[3]);
+    assert_eq!(lines[3]["toi"], json!(0.0), "{}", lines[3]);
     assert_eq!(lines[5]["hit"], false);
     assert!(lines[5].get("toi").is_none());
     assert!(
