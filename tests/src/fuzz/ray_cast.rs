@@ -30,8 +30,8 @@ use super::bytes::ByteReader;
 use super::shapes::{decode_margin, decode_pose, decode_shape, rel_tol, Placed};
 use mink::query::{project_point, Status};
 use mink::ray::{Ray, RayCast, RayStatus};
-use mink::support::{Iso3, Real, Rounded, Support, Vec3};
-use mink::{ray_cast, Shape};
+use mink::support::{Iso3, Point, Real, Rounded, Support, Vec3};
+use mink::{intersect, ray_cast, Body, Method, Shape};
 
 /// What the harness did with an input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +51,24 @@ pub enum RayOutcome {
 fn signed<R: Real>(s: &Placed<'_, '_, R>, p: Vec3<f64>) -> Option<f64> {
     let q = project_point(&s.body(), p.cast());
     matches!(q.status, Status::Exact | Status::Converged).then(|| q.distance.to_f64())
+}
+
+/// Where a ray's origin `p` stands: its signed distance when that is
+/// settled ([`signed`]), else only its side, from the umbrella's
+/// intersection test of a point there (minus infinity inside, plus
+/// infinity outside): a point deep in a curved shape, whose depth MPR
+/// leaves unverified, is still known to be inside.
+fn origin_side<R: Real>(s: &Placed<'_, '_, R>, p: Vec3<f64>) -> Option<f64> {
+    signed(s, p).or_else(|| {
+        let point = Shape::Point(Point);
+        let at = Body::new(&point, Iso3::from_translation(p.cast()));
+        let o = intersect(&at, &s.body(), Method::Auto);
+        o.status.is_answer().then_some(if o.intersecting {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        })
+    })
 }
 
 /// GJK's ray cast on the concrete shape when the table has a closed form
@@ -281,7 +299,7 @@ fn check_cast<R: Real>(
             }
             // Solid, or from outside: the ray enters. From within `tol` of
             // the surface either is right; the normal says which it took.
-            let start = signed(s, o);
+            let start = origin_side(s, o);
             let entering = solid
                 || start.is_some_and(|x| x > tol)
                 || start.is_some_and(|x| x.abs() <= tol) && n.dot(d) <= 0.0;
@@ -314,7 +332,7 @@ fn check_cast<R: Real>(
             // Up to max_toi, and past the shape's bounding sphere.
             let far = ((o - s.pose.translation.cast::<f64>()).norm() + reach) * 2.0 / len;
             let end = max_toi.min(far);
-            let start = signed(s, o);
+            let start = origin_side(s, o);
             if start.is_some_and(|x| x.abs() <= tol) {
                 return Ok(RayOutcome::Miss); // on the surface: either answer
             }
