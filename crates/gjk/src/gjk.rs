@@ -289,6 +289,9 @@ where
     // place of a support point, so the loop's own reduction finds their
     // closest point (one copy of it, which a Cortex-M build notices).
     let mut pending = None;
+    // The simplex before the converging support point is folded in once
+    // more, when it is: the last pass of the loop.
+    let mut polishing: Option<Simplex<R>> = None;
     for i in 0..old_len {
         let Some(p) = old.vertex(i) else { break };
         let (a, b) = (p.a, if I { p.b } else { motion.transform_point(p.b) });
@@ -373,14 +376,16 @@ where
                     } else {
                         GjkStatus::Intersecting
                     };
-                    if status == GjkStatus::Converged {
-                        polish(simplex, w, sp.a, &mut v, &mut vv);
+                    if status != GjkStatus::Converged {
+                        break;
                     }
-                    break;
-                }
-                // Nesterov's restart test: the Frank-Wolfe gap at v (measured
-                // with this w, so optimistic) is within the tolerance.
-                if nesterov && v_norm * v_norm - v.dot(w) <= tol * v_norm {
+                    // Converged: `w` is folded in once more below, and the
+                    // loop ends there (see `polishing`).
+                    polishing = Some(*simplex);
+                } else if nesterov && v_norm * v_norm - v.dot(w) <= tol * v_norm {
+                    // Nesterov's restart test: the Frank-Wolfe gap at v
+                    // (measured with this w, so optimistic) is within the
+                    // tolerance.
                     nesterov = false;
                     continue;
                 }
@@ -392,6 +397,30 @@ where
         simplex.push(w, a);
         let closest = simplex.reduce();
         let new_vv = closest.v.norm_squared();
+        if let Some(before) = polishing {
+            // GJK stops when its bounds agree, which makes the distance
+            // exact to the tolerance but the closest point, and so the
+            // normal, only to about the square root of it: between
+            // parallel flat features (two parallel segments, a face over
+            // a face) the simplex can still be one vertex of the
+            // difference's flat side when the bounds meet, `v` tilted
+            // from the side's normal by the features' offset over the
+            // distance (2e-3 rad in f32 on parallel 4 m capsules), and a
+            // normal that tilted does not separate them. The support
+            // point that proved convergence lies across that side, so the
+            // closest point of the simplex with it is the foot of the
+            // perpendicular. The same push and reduction as every step
+            // (no second copy of them in the code); a result that
+            // encloses the origin or grows `v` by round-off leaves the
+            // simplex as it was.
+            if !closest.inside && new_vv.finite() && new_vv > R::ZERO && new_vv <= vv {
+                v = closest.v;
+                vv = new_vv;
+            } else {
+                *simplex = before;
+            }
+            break;
+        }
         if closest.inside || !greater(new_vv, tol * tol) {
             status = if new_vv.finite() {
                 GjkStatus::Intersecting
@@ -484,32 +513,4 @@ where
     out.iterations = k;
     out.status = status;
     out
-}
-
-/// Folds the support point `w` (witness `a` on A) that proved convergence
-/// into the simplex once more, keeping the result when its closest point
-/// `v` is no farther from the origin (`vv` its squared norm).
-///
-/// GJK stops when its bounds agree, which makes the distance exact to the
-/// tolerance but the closest point, and so the normal, only to about the
-/// square root of it: between parallel flat features (two parallel
-/// segments, a face over a face) the simplex can still be one vertex of
-/// the difference's flat side when the bounds meet, `v` tilted from the
-/// side's normal by the features' offset over the distance (2e-3 rad in
-/// f32 on parallel 4 m capsules), and a normal that tilted does not
-/// separate them. The last support point lies across that side, so the
-/// closest point of the simplex with it is the foot of the perpendicular.
-/// No support call; a result that encloses the origin or grows `v` by
-/// round-off leaves the simplex as it was.
-fn polish<R: Real>(simplex: &mut Simplex<R>, w: Vec3<R>, a: Vec3<R>, v: &mut Vec3<R>, vv: &mut R) {
-    let before = *simplex;
-    simplex.push(w, a);
-    let closest = simplex.reduce();
-    let new_vv = closest.v.norm_squared();
-    if !closest.inside && new_vv.finite() && new_vv > R::ZERO && new_vv <= *vv {
-        *v = closest.v;
-        *vv = new_vv;
-    } else {
-        *simplex = before;
-    }
 }
