@@ -222,7 +222,9 @@ pub(crate) fn manifold_from<R: Real>(
 /// preferred axis `used` gave none, and the axis they were built on (A's
 /// frame), `hint` the manifold query's best axis. Its incident face may
 /// have missed the deepest vertex, or (a near tie under the preference)
-/// the deepest vertex lies beside the reference face. In turn:
+/// the deepest vertex lies beside the reference face. When the exact SAT
+/// axis separates the hulls by more than the margin, there is no point;
+/// else, in turn:
 /// - `used` with the incident face through the deepest vertex;
 /// - the exact SAT axis: its deepest vertex lies over its face (the
 ///   origin's projection on the nearest face of the Minkowski difference
@@ -232,7 +234,9 @@ pub(crate) fn manifold_from<R: Real>(
 ///   mesh), the projection can fall on the neighbour: the faces next to
 ///   the best feature (its edges' faces, or its face's neighbours), the
 ///   one that separates the least deeply among those giving points;
-/// - the last resort, one point at the deepest vertex.
+/// - the last resort, one point at the deepest vertex, for hulls that
+///   overlap along the exact axis; hulls apart along it (within the
+///   margin) get no point, as a deepest vertex would lie off A's surface.
 ///
 /// Face contacts put their points on both surfaces by construction. Runs
 /// only on this rare path (a full SAT query and a few clippings), out of
@@ -258,6 +262,12 @@ fn rescue<R: Real>(
         Goal::exact(),
     )
     .map_or(hint, |r| r.best);
+    // The exact query finds an axis separating the hulls by more than the
+    // margin (a feature the preference culled, next to a face touching
+    // within round-off): no contact.
+    if best.separation > margin {
+        return (best, Ok(HVec::new()));
+    }
     let tangent_tol = R::sqrt_epsilon() * (a.extent() + b.extent());
     let pose_ba = pose_ab.inverse();
     let attempt = |axis: SatAxis<R>| -> Option<Result<Points<R>, ClipError>> {
@@ -331,7 +341,16 @@ fn rescue<R: Real>(
             }
         }
     }
-    found.unwrap_or_else(|| (best, Ok(deepest_point(a, pose_a, b, pose_ab, best))))
+    found.unwrap_or_else(|| {
+        // Apart (within the margin) with no feature giving points on both
+        // surfaces: the deepest vertex is no contact then (it lies off A),
+        // so the speculative manifold stays empty.
+        if best.separation >= R::ZERO {
+            (best, Ok(HVec::new()))
+        } else {
+            (best, Ok(deepest_point(a, pose_a, b, pose_ab, best)))
+        }
+    })
 }
 
 /// The axis of face `feature` (A's or B's; `None` for an edge pair or an

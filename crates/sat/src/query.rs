@@ -457,11 +457,13 @@ pub(crate) fn sat_local<R: Real>(
     }
 
     // B's faces, culled against the best face of either hull (past the
-    // preference, A's).
+    // preference, A's), but never one that could separate the hulls by
+    // more than `stop_above`: that face proves there is nothing to find.
+    let reach_b = (best_a.1 + goal.prefer).min_of(goal.stop_above);
     if visit_faces(
         (pb.len(), cull.then_some(&bounds_b), seed_b),
         &mut best_b,
-        |best| (best_a.1 + goal.prefer).max_of(best.1) - slack,
+        |best| reach_b.max_of(best.1) - slack,
         face_b,
         goal.stop_above,
         &mut tested,
@@ -482,7 +484,9 @@ pub(crate) fn sat_local<R: Real>(
     if let Some(SatFeature::EdgePair(i, j)) = warm {
         edges.evaluate_pair(i, j);
     }
-    let bar = face + goal.prefer;
+    // An edge pair separating by more than `stop_above` always counts,
+    // preferred or not: no contact lies within the margin then.
+    let bar = (face + goal.prefer).min_of(goal.stop_above);
     let floor = edges.best_separation().map_or(bar, |e| e.max_of(bar)) - slack;
     let culling = cull.then_some((&bounds_a, &bounds_b, floor));
     edges.run(culling, &mut counters);

@@ -167,8 +167,10 @@ fn mpr_penetration<R: Real, A: Support<R>, B: Support<R>>(
     .checked()
 }
 
-/// MPR found no overlap: GJK measures the gap. A flat difference whose
-/// cores GJK finds touching stays [`Status::Degenerate`].
+/// MPR found no overlap: GJK measures the gap. When GJK finds the cores
+/// touching after all (a flat difference, on which MPR's portal has no
+/// volume), EPA answers: its flat case gives the direction across the
+/// difference.
 fn gap_after_mpr<R: Real, A: Support<R>, B: Support<R>>(
     a: &A,
     sa: &Side<R>,
@@ -181,9 +183,20 @@ fn gap_after_mpr<R: Real, A: Support<R>, B: Support<R>>(
     let d = with_pair!(a, sa, b, sb, return fail, |pair| mink_gjk::distance(
         &mut pair, &sa.pose
     ));
+    if d.status == GjkStatus::Intersecting {
+        // The cores touch or overlap, and MPR could not say along which
+        // direction: GJK's last search direction is no normal of a flat
+        // difference, EPA's flat answer is.
+        let mut p = epa_penetration(a, sa, b, sb);
+        p.iterations = p
+            .iterations
+            .saturating_add(mpr_iterations)
+            .saturating_add(d.iterations);
+        return p;
+    }
     let status = match (d.status, mpr_status) {
         (GjkStatus::NonFinite, _) => return fail,
-        (GjkStatus::Intersecting, _) | (_, MprStatus::Degenerate) => Status::Degenerate,
+        (_, MprStatus::Degenerate) => Status::Degenerate,
         (GjkStatus::IterationLimit, _) | (_, MprStatus::IterationCap) => Status::IterationLimit,
         (GjkStatus::Degenerate, _) => Status::Degenerate,
         _ => Status::Converged,

@@ -1,7 +1,10 @@
 //! Contact manifolds against analytic configurations and surface checks.
 
 use crate::common::{box_hull, random_hull, tol, TestHull};
-use mink_sat::{manifold, ManifoldStatus, SatFeature, MAX_MANIFOLD_POINTS};
+use mink_sat::{
+    manifold, sat, Culling, ManifoldStatus, SatFeature, FEATURE_PREFERENCE_FRACTION,
+    MAX_MANIFOLD_POINTS,
+};
 use mink_support::{ConvexHull, Iso3, Mat3, Real, Vec3};
 use mink_testkit::{for_each_real, Rng};
 
@@ -262,6 +265,55 @@ fn contacts_lie_on_both_surfaces<R: Real>() {
     );
 }
 for_each_real!(contacts_lie_on_both_surfaces, contacts_lie_on_both_surfaces);
+
+/// Random hull pairs whose exact separation (SAT without culling) comes
+/// from an edge pair that beats every face by less than the manifold's
+/// preference, with the margin between the best face and that edge pair:
+/// the edge pair proves the hulls apart by more than the margin, so the
+/// manifold is empty, although no face says so and the preference would
+/// not pick the edge pair for a contact.
+fn edge_beyond_the_margin_empties_the_manifold<R: Real>() {
+    let mut rng = Rng::new(0x5a7_2004);
+    let mut windows = 0;
+    for case in 0..40_000 {
+        let na = [4, 8, 10, 32][rng.below(4)];
+        let nb = [4, 8, 10, 32][rng.below(4)];
+        let a = random_hull::<R>(&mut rng, na);
+        let b = random_hull::<R>(&mut rng, nb);
+        let pose_a = rng.pose::<R>(1.0);
+        let mut pose_b = rng.pose::<R>(1.0);
+        pose_b.translation =
+            pose_a.translation + rng.unit_vec::<R>() * R::lit(rng.range_f64(1.0, 2.2));
+        let (sa, sb) = (a.sat(), b.sat());
+        let exact = sat(&sa, &pose_a, &sb, &pose_b, Culling::Off);
+        let Some(edges) = exact.edges else { continue };
+        let face = exact
+            .face_a
+            .separation
+            .max_of(exact.face_b.map_or(-R::MAX, |f| f.separation))
+            .to_f64();
+        let edge = edges.separation.to_f64();
+        let prefer = FEATURE_PREFERENCE_FRACTION * sa.extent().min_of(sb.extent()).to_f64();
+        let gap = edge - face;
+        if face < 0.0 || gap <= 4.0 * tol::<R>() || gap >= prefer {
+            continue;
+        }
+        windows += 1;
+        let margin = face + gap * rng.range_f64(0.25, 0.75);
+        let m = manifold(&sa, &pose_a, &sb, &pose_b, R::lit(margin));
+        assert!(
+            m.points.is_empty(),
+            "case {case}: {} points with the hulls {edge} m apart along an edge pair, \
+             margin {margin}, best face {face}",
+            m.points.len()
+        );
+    }
+    assert!(windows >= 10, "only {windows} pairs in the window");
+}
+for_each_real!(
+    edge_beyond_the_margin_empties_the_manifold,
+    edge_beyond_the_margin_empties_the_manifold
+);
 
 /// Two boxes whose edges cross: one contact at the crossing, on both edges.
 fn crossed_edges_give_one_point<R: Real>() {

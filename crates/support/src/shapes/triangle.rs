@@ -93,10 +93,12 @@ impl<R: Real> Support<R> for Triangle<R> {
         p
     }
 
-    /// The centroid.
+    /// The centroid, each vertex scaled before the sum so that vertices
+    /// near the largest finite value do not overflow.
     #[inline]
     fn interior_point(&self) -> Vec3<R> {
-        (self.a + self.b + self.c) * R::lit(ONE_THIRD)
+        let third = R::lit(ONE_THIRD);
+        self.a * third + self.b * third + self.c * third
     }
 
     /// Closed form: the box of the three transformed vertices.
