@@ -42,6 +42,7 @@ fn base_runs(target: &str) -> usize {
     match target {
         "broadphase_pairs" => 600,
         "scene_step" => 1_500,
+        "shape_cast" => 2_000,
         "sdf_build" | "contact_manifold" | "umbrella_queries" | "gjk_distance" | "ray_cast" => {
             6_000
         }

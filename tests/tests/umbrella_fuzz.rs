@@ -9,6 +9,7 @@ use mink::{distance, Body, Method, Shape};
 use mink_testkit::Rng;
 use mink_tests::fuzz::contact_manifold::{self, ManifoldOutcome};
 use mink_tests::fuzz::scene_step::{self, SceneOutcome};
+use mink_tests::fuzz::shape_cast::{self, CastOutcome};
 use mink_tests::fuzz::shapes::{rel_tol, Placed};
 use mink_tests::fuzz::umbrella_queries::{self, certify, QueryOutcome};
 
@@ -40,6 +41,38 @@ fn queries_reach_both_regimes_f32() {
 #[test]
 fn queries_reach_both_regimes_f64() {
     queries_reach_both_regimes::<f64>();
+}
+
+fn casts_reach_every_regime<R: Real>() {
+    let mut rng = Rng::new(0xca57_0030);
+    let mut counts = [0usize; 6];
+    for _ in 0..1_000 {
+        let bytes = random_bytes(&mut rng, 160);
+        match shape_cast::check_bytes::<R>(&bytes) {
+            Ok(CastOutcome::Refused) => counts[0] += 1,
+            Ok(CastOutcome::Unsupported) => counts[1] += 1,
+            Ok(CastOutcome::Initial) => counts[2] += 1,
+            Ok(CastOutcome::Hit) => counts[3] += 1,
+            Ok(CastOutcome::Miss) => counts[4] += 1,
+            Ok(CastOutcome::IterationLimit) => counts[5] += 1,
+            Err(e) => panic!("{e}: {bytes:?}"),
+        }
+    }
+    eprintln!("cast outcomes {counts:?}");
+    assert!(
+        counts[2] > 100 && counts[3] > 100 && counts[4] > 100,
+        "{counts:?}"
+    );
+}
+
+#[test]
+fn casts_reach_every_regime_f32() {
+    casts_reach_every_regime::<f32>();
+}
+
+#[test]
+fn casts_reach_every_regime_f64() {
+    casts_reach_every_regime::<f64>();
 }
 
 fn manifolds_reach_both_regimes<R: Real>() {

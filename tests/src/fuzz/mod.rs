@@ -9,6 +9,7 @@ mod query_line;
 pub mod ray_cast;
 pub mod scene_step;
 pub mod seeds;
+pub mod shape_cast;
 pub mod shapes;
 mod support_points;
 pub mod umbrella_queries;
@@ -37,6 +38,7 @@ pub const TARGETS: &[(&str, Harness)] = &[
     ("contact_manifold", contact_manifold),
     ("scene_step", scene_step),
     ("ray_cast", ray_cast),
+    ("shape_cast", shape_cast),
 ];
 
 /// The `ray_cast` target: [`ray_cast::check_bytes`] in f32 and f64 — a
@@ -51,6 +53,22 @@ pub fn ray_cast(data: &[u8]) {
     }
     if let Err(e) = ray_cast::check_bytes::<f64>(data) {
         panic!("ray_cast (f64): {e}");
+    }
+}
+
+/// The `shape_cast` target: [`shape_cast::check_bytes`] in f32 and f64 —
+/// two decoded `mink::Shape`s with margins, start poses biased to the hard
+/// cases and decoded end poses (turning or not, far or near, aimed through
+/// each other), through `mink::cast::shape_cast` in both orders: every
+/// answer checked against the umbrella's distance query along the motion
+/// (a reported clear interval is clear, a hit is at the target), and
+/// invariance under a rigid motion of the whole scene.
+pub fn shape_cast(data: &[u8]) {
+    if let Err(e) = shape_cast::check_bytes::<f32>(data) {
+        panic!("shape_cast (f32): {e}");
+    }
+    if let Err(e) = shape_cast::check_bytes::<f64>(data) {
+        panic!("shape_cast (f64): {e}");
     }
 }
 

@@ -22,7 +22,7 @@
 //! - a miss leaves every point of the ray up to `max_toi` (and past the
 //!   shape) outside;
 //! - the closed forms (sphere, box, capsule, cylinder, cone, ellipsoid,
-//!   triangle) agree with GJK's ray cast on the same shape, but for rays
+//!   triangle, terrain prism) agree with GJK's ray cast on the same shape, but for rays
 //!   grazing the surface;
 //! - moving shape and ray by one rigid motion moves the hit with them.
 
@@ -97,6 +97,7 @@ fn gjk_reference<R: Real>(
         Shape::Cone(x) => on(x, s, ray, max_toi, solid),
         Shape::Ellipsoid(x) => on(x, s, ray, max_toi, solid),
         Shape::Triangle(x) => on(x, s, ray, max_toi, solid),
+        Shape::TerrainPrism(x) => on(x, s, ray, max_toi, solid),
         _ => None,
     }
 }

@@ -15,7 +15,7 @@ pub fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
         "support_field" | "mpr_penetration" | "broadphase_pairs" | "islands" | "sat_manifold"
         | "sdf_build" | "gjk_distance" => byte_strings(target),
         "query_line" => query_lines(),
-        "umbrella_queries" | "contact_manifold" => shape_pairs(target),
+        "umbrella_queries" | "contact_manifold" | "shape_cast" => shape_pairs(target),
         "scene_step" => scenes(),
         "ray_cast" => rays(),
         _ => Vec::new(),
