@@ -17,6 +17,7 @@ pub use mesh::MESH_MERGE_FRACTION;
 
 use crate::contact::{contact_manifold, contact_manifold_cached, ContactParams, ContactPoint};
 use crate::query::Body;
+use crate::ray::{height_field_ray_cast, mesh_ray_cast, Ray, RayCast};
 use crate::shape::{NoCustomShape, Shape};
 use mink_gjk::GjkCache;
 use mink_sdf::SdfBody;
@@ -62,6 +63,24 @@ impl<'a, R: Real, U: Support<R>> Collider<'a, R, U> {
             Collider::Convex(shape) | Collider::ConvexWithField(shape, _) => shape.world_aabb(pose),
             Collider::HeightField(field) => field.local_aabb().transformed(pose),
             Collider::Mesh(body) => mesh::world_aabb(body, pose),
+        }
+    }
+
+    /// Casts `ray` (world frame) against the collider at `pose` (shape
+    /// frame to world): the first `t` in `[0, max_toi]` at which the ray
+    /// meets it, the point and the unit outward normal there, world frame.
+    /// A convex shape answers as [`ray_cast`](crate::ray_cast) (no
+    /// margin), a height field as
+    /// [`height_field_ray_cast`], a
+    /// mesh as [`mesh_ray_cast`]; `solid` and
+    /// bad input as there.
+    pub fn ray_cast(&self, pose: &Iso3<R>, ray: &Ray<R>, max_toi: R, solid: bool) -> RayCast<R> {
+        match self {
+            Collider::Convex(shape) | Collider::ConvexWithField(shape, _) => {
+                crate::ray::ray_cast(&Body::new(shape, *pose), ray, max_toi, solid)
+            }
+            Collider::HeightField(field) => height_field_ray_cast(field, pose, ray, max_toi, solid),
+            Collider::Mesh(body) => mesh_ray_cast(&body.mesh, pose, ray, max_toi, solid),
         }
     }
 }

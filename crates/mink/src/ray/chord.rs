@@ -5,7 +5,7 @@
 //! not).
 
 use mink_gjk::{Ray, RayCast, RayStatus};
-use mink_support::{Iso3, Real, Vec3};
+use mink_support::{Aabb, Iso3, Real, Vec3};
 
 /// Where a line enters and leaves a convex shape, in units of its
 /// direction's length, and the shape's unit outward normals there (shape
@@ -82,6 +82,39 @@ pub(crate) fn either<R: Real>(a: Option<Chord<R>>, b: Option<Chord<R>>) -> Optio
     }
 }
 
+/// The chord of the line `o + t·d` through the half-space
+/// `n · x <= offset` (`n` the unit outward normal): unbounded on one side;
+/// the whole line when it runs inside parallel to the plane, `None` when
+/// it runs outside.
+pub(crate) fn plane_chord<R: Real>(
+    n: Vec3<R>,
+    offset: R,
+    o: Vec3<R>,
+    d: Vec3<R>,
+) -> Option<Chord<R>> {
+    let above = n.dot(o) - offset;
+    let towards = n.dot(d);
+    if towards == R::ZERO {
+        return (above <= R::ZERO).then(|| Chord::whole(n));
+    }
+    let t = -above / towards;
+    Some(if towards < R::ZERO {
+        Chord {
+            enter: t,
+            enter_normal: n,
+            exit: R::INFINITY,
+            exit_normal: n,
+        }
+    } else {
+        Chord {
+            enter: -R::INFINITY,
+            enter_normal: n,
+            exit: t,
+            exit_normal: n,
+        }
+    })
+}
+
 /// The chord of the slab `lo <= o + t·d <= hi` along one axis (`o`, `d`
 /// that axis's coordinates of the line), with the outward normals `-axis`
 /// at `lo` and `+axis` at `hi`; the whole line when `d` is zero and `o`
@@ -106,6 +139,15 @@ pub(crate) fn slab<R: Real>(o: R, d: R, lo: R, hi: R, axis: Vec3<R>) -> Option<C
             exit_normal: -axis,
         }
     })
+}
+
+/// The chord of the line `o + t·d` through the box `b` (its three slabs);
+/// `None` when it misses.
+pub(crate) fn aabb_chord<R: Real>(b: &Aabb<R>, o: Vec3<R>, d: Vec3<R>) -> Option<Chord<R>> {
+    let x = slab(o.x, d.x, b.min.x, b.max.x, Vec3::X)?;
+    let y = slab(o.y, d.y, b.min.y, b.max.y, Vec3::Y)?;
+    let z = slab(o.z, d.z, b.min.z, b.max.z, Vec3::Z)?;
+    x.and(y)?.and(z)
 }
 
 /// The answer for `ray` (world frame) from the chord of its line through

@@ -1,6 +1,6 @@
 //! How a ray meets a half-space: where the line crosses its plane.
 
-use super::chord::Chord;
+use super::chord::{plane_chord, Chord};
 use mink_support::{HalfSpace, Real, Vec3};
 
 /// The chord of the line `o + t·d` through the half-space
@@ -13,26 +13,5 @@ pub(crate) fn half_space_chord<R: Real>(
     o: Vec3<R>,
     d: Vec3<R>,
 ) -> Option<Chord<R>> {
-    let n = plane.normal();
-    let above = n.dot(o) - (plane.offset() + margin);
-    let towards = n.dot(d);
-    if towards == R::ZERO {
-        return (above <= R::ZERO).then(|| Chord::whole(n));
-    }
-    let t = -above / towards;
-    Some(if towards < R::ZERO {
-        Chord {
-            enter: t,
-            enter_normal: n,
-            exit: R::INFINITY,
-            exit_normal: n,
-        }
-    } else {
-        Chord {
-            enter: -R::INFINITY,
-            enter_normal: n,
-            exit: t,
-            exit_normal: n,
-        }
-    })
+    plane_chord(plane.normal(), plane.offset() + margin, o, d)
 }

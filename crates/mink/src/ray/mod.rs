@@ -2,10 +2,10 @@
 //! margin included), the point and the outward normal there, world frame.
 //!
 //! One table names how each shape answers (`ray/routine.rs`): closed forms for
-//! the sphere, box, capsule, cylinder, cone, ellipsoid, half-space and
-//! triangle (each in its own file, as the chord of the ray's line through
+//! the sphere, box, capsule, cylinder, cone, ellipsoid, half-space,
+//! triangle and terrain prism (each in its own file, as the chord of the ray's line through
 //! the shape), and GJK's ray cast ([`mink_gjk::ray_cast`], exact on the
-//! inflation) for hulls, segments, points, terrain prisms, rounded boxes, a
+//! inflation) for hulls, segments, points, rounded boxes, a
 //! user's own shape and every shape with a margin its closed form does not
 //! cover. The table is generated from the one shape list, so a new shape
 //! gets GJK's cast until the table names a closed form for it.
@@ -32,10 +32,16 @@ mod cuboid;
 mod cylinder;
 mod ellipsoid;
 mod half_space;
+mod height_field;
+mod mesh;
 pub(crate) mod routine;
 mod sphere;
+mod terrain_prism;
 mod triangle;
 
+pub(crate) use chord::aabb_chord;
+pub use height_field::height_field_ray_cast;
+pub use mesh::mesh_ray_cast;
 pub use mink_gjk::{Ray, RayCast, RayStatus};
 
 use crate::query::Body;

@@ -10,13 +10,14 @@ use super::cylinder::cylinder_chord;
 use super::ellipsoid::ellipsoid_chord;
 use super::half_space::half_space_chord;
 use super::sphere::ball_chord;
+use super::terrain_prism::prism_chord;
 use super::triangle::triangle_chord;
 use crate::pair::Side;
 use crate::shape::Shape;
 use mink_gjk::{Ray, RayCast};
 use mink_support::{
     Capsule, Cone, Cuboid, Cylinder, Ellipsoid, HalfSpace, Real, Rounded, Sphere, Support,
-    Triangle, Vec3,
+    TerrainPrism, Triangle, Vec3,
 };
 
 /// What a ray cast asks, besides the shape and its side.
@@ -124,6 +125,12 @@ impl<R: Real> ClosedChord<R> for Triangle<R> {
     }
 }
 
+impl<R: Real> ClosedChord<R> for TerrainPrism<R> {
+    fn chord(&self, m: R, o: Vec3<R>, d: Vec3<R>) -> Option<Option<Chord<R>>> {
+        without_margin(m, || prism_chord(self, o, d))
+    }
+}
+
 /// A half-space (not [`Support`]): its plane moved out by the margin.
 fn half_space<R: Real>(plane: &HalfSpace<R>, side: &Side<R>, q: &RayQuery<R>) -> RayCast<R> {
     let local = q.ray.to_local(&side.pose);
@@ -154,6 +161,9 @@ macro_rules! ray_routine {
         ChordRay
     };
     (Triangle) => {
+        ChordRay
+    };
+    (TerrainPrism) => {
         ChordRay
     };
     ($v:ident) => {

@@ -1,0 +1,241 @@
+//! How a ray meets a height field: the terrain is the union of its cells'
+//! prisms, so the ray walks the cells under its path, one cell's width of
+//! its horizontal run at a time, and casts against each cell's two prisms
+//! in closed form ([`prism_chord`]).
+
+use super::chord::{aabb_chord, Chord};
+use super::terrain_prism::prism_chord;
+use mink_gjk::{Ray, RayCast, RayStatus};
+use mink_support::{Aabb, HeightField, Iso3, Real, Vec3};
+
+/// Round-off allowed where a ray crosses from one prism into the next,
+/// in units of `R::EPSILON` times the scale of the query (the origin's
+/// distance and the terrain's size), over the direction's length.
+const SEAM_EPS: f64 = 64.0;
+
+/// Casts `ray` (world frame) against the height field `field` at `pose`
+/// (field frame to world), as [`ray_cast`](super::ray_cast) does against a
+/// convex body: the first `t` in `[0, max_toi]` where `ray.at(t)` enters
+/// the terrain solid (the prisms under the grid's triangles, down to
+/// [`HeightField::base`]), that point and the terrain's unit outward
+/// normal there, world frame ([`RayStatus::Hit`]). `t` is in units of the
+/// ray direction's length.
+///
+/// A ray starting inside the terrain gives [`RayStatus::Inside`] when
+/// `solid`, else the point where it leaves the solid (through the top
+/// surface, a side of the grid or the base). A ray passing off the grid
+/// misses. The cost is a few prisms per cell under the ray's path between
+/// where it enters and leaves the terrain's box. A non-finite pose, an
+/// invalid ray or a negative or NaN `max_toi` gives
+/// [`RayStatus::NonFinite`]; never panics.
+///
+/// ```
+/// use mink::ray::{height_field_ray_cast, Ray, RayStatus};
+/// use mink::support::{HeightField, Iso3, Vec3};
+///
+/// // A 2 × 2 m flat terrain at height 0.5 m, a ray straight down onto it.
+/// let heights = [0.5_f64; 9];
+/// let field = HeightField::new(&heights, 3, 3, 1.0, 1.0, 1.0).unwrap();
+/// let ray = Ray::new(Vec3::new(0.7, 1.2, 3.0), -Vec3::Z);
+/// let hit = height_field_ray_cast(&field, &Iso3::IDENTITY, &ray, 10.0, true);
+/// assert_eq!(hit.status, RayStatus::Hit);
+/// assert!((hit.toi - 2.5).abs() < 1e-12);
+/// assert!((hit.normal - Vec3::Z).norm() < 1e-12);
+/// ```
+pub fn height_field_ray_cast<R: Real>(
+    field: &HeightField<'_, R>,
+    pose: &Iso3<R>,
+    ray: &Ray<R>,
+    max_toi: R,
+    solid: bool,
+) -> RayCast<R> {
+    if !pose.is_finite() || !ray.is_valid() || !(max_toi >= R::ZERO) {
+        return RayCast::non_finite();
+    }
+    let local = ray.to_local(pose);
+    let (o, d) = (local.origin, local.dir);
+    let bounds = field.local_aabb();
+    let Some(span) = aabb_chord(&bounds, o, d) else {
+        return RayCast::miss();
+    };
+    if !(span.exit >= R::ZERO) {
+        return RayCast::miss();
+    }
+    let walk = Walk::new(field, &bounds, o, d, span.enter.max_of(R::ZERO), span.exit);
+    let found = match walk.first_entry(max_toi) {
+        First::Inside if solid => {
+            return RayCast {
+                toi: R::ZERO,
+                point: ray.origin,
+                normal: Vec3::ZERO,
+                iterations: 0,
+                status: RayStatus::Inside,
+            }
+        }
+        First::Inside => walk.exit(),
+        First::Enters(t, n) => Some((t, n)),
+        First::Nothing => None,
+    };
+    match found {
+        Some((toi, normal)) if toi <= max_toi => RayCast {
+            toi,
+            point: ray.at(toi),
+            normal: pose.rotation * normal,
+            iterations: 0,
+            status: RayStatus::Hit,
+        },
+        _ => RayCast::miss(),
+    }
+}
+
+/// What the walk finds first along the ray.
+enum First<R> {
+    /// The origin lies in a prism.
+    Inside,
+    /// The ray enters the terrain at `t`, through the face of this
+    /// outward normal (field frame).
+    Enters(R, Vec3<R>),
+    /// Neither, up to where the walk stopped.
+    Nothing,
+}
+
+/// The ray's path over the grid, cut into pieces one cell wide (along its
+/// horizontal run) between `start` and `end` (the terrain box's chord).
+struct Walk<'f, 'h, R> {
+    field: &'f HeightField<'h, R>,
+    o: Vec3<R>,
+    d: Vec3<R>,
+    start: R,
+    end: R,
+    /// The ray parameter across one cell's smaller side; infinite for a
+    /// vertical ray (one piece).
+    step: R,
+    /// Round-off in `t` where prisms meet, and its length in meters.
+    seam: R,
+    pad: R,
+}
+
+impl<'f, 'h, R: Real> Walk<'f, 'h, R> {
+    fn new(
+        field: &'f HeightField<'h, R>,
+        bounds: &Aabb<R>,
+        o: Vec3<R>,
+        d: Vec3<R>,
+        start: R,
+        end: R,
+    ) -> Self {
+        let run = (d.x * d.x + d.y * d.y).sqrt();
+        let cell = field.dx().min_of(field.dy());
+        let step = if run > R::ZERO {
+            cell / run
+        } else {
+            R::INFINITY
+        };
+        let scale = o.norm() + bounds.min.norm() + bounds.max.norm();
+        let pad = R::EPSILON * R::lit(SEAM_EPS) * scale;
+        Self {
+            field,
+            o,
+            d,
+            start,
+            end,
+            step,
+            seam: pad / d.norm(),
+            pad,
+        }
+    }
+
+    /// The pieces `[ta, tb]` from `from` on, in order, up to `until`.
+    fn pieces(&self, from: R, until: R) -> impl Iterator<Item = (R, R)> + '_ {
+        let until = until.min_of(self.end);
+        let mut ta = from;
+        core::iter::from_fn(move || {
+            if !(ta <= until) {
+                return None;
+            }
+            let next = ta + self.step;
+            // A step lost to rounding (or a vertical ray): the rest at once.
+            let tb = if next > ta { next.min_of(until) } else { until };
+            let piece = (ta, tb);
+            ta = if tb >= until { R::INFINITY } else { tb };
+            Some(piece)
+        })
+    }
+
+    /// Calls `visit` with the chord of every prism of the cells under the
+    /// piece `[ta, tb]` of the ray that the ray's line meets.
+    fn chords(&self, (ta, tb): (R, R), mut visit: impl FnMut(Chord<R>)) {
+        let (pa, pb) = (self.o + self.d * ta, self.o + self.d * tb);
+        let pad = Vec3::splat(self.pad);
+        let probe = Aabb::new(pa.min(pb) - pad, pa.max(pb) + pad);
+        let (columns, rows) = self.field.cell_range(&probe);
+        for j in rows {
+            for i in columns.clone() {
+                let Some(prisms) = self.field.cell_prisms(i, j) else {
+                    continue;
+                };
+                for prism in &prisms {
+                    if let Some(c) = prism_chord(prism, self.o, self.d) {
+                        visit(c);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The first entry into a prism at `t` in `[start, max_toi]`, or
+    /// `Inside` when a prism holds the origin.
+    fn first_entry(&self, max_toi: R) -> First<R> {
+        let mut best: Option<(R, Vec3<R>)> = None;
+        for piece in self.pieces(self.start, max_toi) {
+            let mut inside = false;
+            self.chords(piece, |c| {
+                if !(c.exit >= R::ZERO) {
+                    return;
+                }
+                if c.enter <= R::ZERO {
+                    inside = true;
+                } else if best.is_none_or(|(t, _)| c.enter < t) {
+                    best = Some((c.enter, c.enter_normal));
+                }
+            });
+            if inside {
+                return First::Inside;
+            }
+            // Prisms of later pieces lie past this one's end.
+            if let Some((t, n)) = best {
+                if t <= piece.1 {
+                    return First::Enters(t, n);
+                }
+            }
+        }
+        best.map_or(First::Nothing, |(t, n)| First::Enters(t, n))
+    }
+
+    /// From an origin inside the terrain: where the ray leaves it, and the
+    /// outward normal there, following it from prism to prism across
+    /// shared sides (within the seam's round-off).
+    fn exit(&self) -> Option<(R, Vec3<R>)> {
+        let mut out = (R::ZERO, Vec3::ZERO);
+        for piece in self.pieces(R::ZERO, R::INFINITY) {
+            if out.0 > piece.1 {
+                continue;
+            }
+            loop {
+                let before = out.0;
+                self.chords(piece, |c| {
+                    if c.enter <= out.0 + self.seam && c.exit > out.0 {
+                        out = (c.exit, c.exit_normal);
+                    }
+                });
+                if !(out.0 > before) {
+                    break;
+                }
+            }
+            if out.0 <= piece.1 {
+                break;
+            }
+        }
+        (out.0 > R::ZERO || out.1 != Vec3::ZERO).then_some(out)
+    }
+}
