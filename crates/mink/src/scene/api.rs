@@ -121,6 +121,98 @@ macro_rules! scene_api {
             self.core.broad.pairs()
         }
 
+        /// The geometries as the last step placed them, for the queries.
+        fn placement(&self) -> crate::scene::rays::Placement<'_, 'd, R, U> {
+            use crate::scene::storage::PerGeom;
+            crate::scene::rays::Placement {
+                desc: &self.core.desc,
+                poses: self.core.geoms.poses(),
+                geoms: self.core.geoms.geoms(),
+            }
+        }
+
+        /// The nearest geometry that `ray` (world frame) meets at `t` in
+        /// `[0, max_toi]` (in units of the ray direction's length), among
+        /// those `filter` lets through, as the last step placed them
+        /// (nothing before the first step): the geometry, its link, `t`,
+        /// the point and the geometry's outward normal there. A ray
+        /// starting inside a geometry hits it at `t = 0` with a zero
+        /// normal when `solid`, else where it leaves it. Ties go to the
+        /// lower geometry index. `None` when nothing is hit, and for an
+        /// invalid ray ([`Ray::is_valid`](crate::ray::Ray::is_valid)) or a
+        /// negative or NaN `max_toi`.
+        ///
+        /// Cost: one slab test per geometry against the step's AABBs, and
+        /// a narrow cast ([`Collider::ray_cast`](crate::Collider::ray_cast))
+        /// for each box the ray meets before the nearest hit so far.
+        pub fn ray_cast(
+            &self,
+            ray: &crate::ray::Ray<R>,
+            max_toi: R,
+            solid: bool,
+            filter: &crate::scene::QueryFilter,
+        ) -> Option<crate::scene::SceneRayHit<R>> {
+            self.placement().ray_cast(ray, max_toi, solid, filter)
+        }
+
+        /// Some geometry that `ray` meets within `max_toi` (the first in
+        /// geometry order, not the nearest), as [`Self::ray_cast`] sees
+        /// them: the cheaper question of a line of sight.
+        pub fn ray_cast_any(
+            &self,
+            ray: &crate::ray::Ray<R>,
+            max_toi: R,
+            solid: bool,
+            filter: &crate::scene::QueryFilter,
+        ) -> Option<crate::scene::SceneRayHit<R>> {
+            let mut first = None;
+            self.placement()
+                .ray_cast_all(ray, max_toi, solid, filter, |hit| {
+                    first = Some(hit);
+                    false
+                });
+            first
+        }
+
+        /// Every geometry that `ray` meets within `max_toi`, as
+        /// [`Self::ray_cast`] sees them, each passed to `visit` (in
+        /// geometry order, one hit per geometry: its first) until it
+        /// returns `false`. Returns the number of hits visited.
+        pub fn ray_cast_all(
+            &self,
+            ray: &crate::ray::Ray<R>,
+            max_toi: R,
+            solid: bool,
+            filter: &crate::scene::QueryFilter,
+            visit: impl FnMut(crate::scene::SceneRayHit<R>) -> bool,
+        ) -> usize {
+            self.placement()
+                .ray_cast_all(ray, max_toi, solid, filter, visit)
+        }
+
+        /// [`Self::ray_cast`] for each ray of `rays`, into the same index
+        /// of `out` (the first `min(rays.len(), out.len())`), split
+        /// across threads (the `rayon` feature): a range sensor's scan or
+        /// a camera's depth image in one call.
+        #[cfg(feature = "rayon")]
+        pub fn par_ray_cast(
+            &self,
+            rays: &[crate::ray::Ray<R>],
+            max_toi: R,
+            solid: bool,
+            filter: &crate::scene::QueryFilter,
+            out: &mut [Option<crate::scene::SceneRayHit<R>>],
+        ) where
+            U: Sync,
+        {
+            use rayon::prelude::*;
+            let placement = self.placement();
+            out.par_iter_mut()
+                .zip(rays.par_iter())
+                .with_min_len(64)
+                .for_each(|(slot, ray)| *slot = placement.ray_cast(ray, max_toi, solid, filter));
+        }
+
         /// The islands and hibernation state: the last step's islands
         /// (contact indices index [`Self::contacts`]), sleeping links, the
         /// links that fell asleep (whose velocities the caller zeroes).

@@ -99,9 +99,12 @@ mod memory;
 mod owned;
 #[cfg(feature = "rayon")]
 pub mod parallel;
+mod rays;
 mod report;
 mod step;
 mod storage;
+#[cfg(feature = "alloc")]
+mod sweep;
 
 pub(crate) use api::scene_api;
 #[cfg(feature = "alloc")]
@@ -114,6 +117,9 @@ pub use description::{DescError, GeomDesc, SceneDesc, MAX_SCENE_GEOMS};
 pub use fixed::Scene;
 #[cfg(feature = "alloc")]
 pub use owned::SceneBuf;
+pub use rays::{QueryFilter, SceneRayHit};
 pub use report::{SceneConfig, SceneError, SceneInput, StepReport};
 pub use step::MAX_WAKE_PASSES;
 pub use storage::{SceneBuffers, SceneCapacity};
+#[cfg(feature = "alloc")]
+pub use sweep::{SweepHit, SweepReport};

@@ -7,6 +7,7 @@ use super::memory::PairMemory;
 use super::report::{SceneConfig, SceneError, SceneInput, StepReport};
 use super::step::{Core, Serial};
 use super::storage::{OwnedBroad, OwnedGeoms, OwnedSink};
+use super::sweep::{SweepHit, SweepReport, SweepState};
 use crate::shape::NoCustomShape;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -23,6 +24,7 @@ use mink_support::{Iso3, Real, Support};
 #[derive(Debug)]
 pub struct SceneBuf<'d, R: Real, U = NoCustomShape> {
     core: OwnedCore<'d, R, U>,
+    sweep: SweepState<R>,
 }
 
 /// The step's state over owned storage.
@@ -60,6 +62,7 @@ impl<'d, R: Real, U: Support<R>> SceneBuf<'d, R, U> {
                 memory: PairMemory::new(),
                 report: StepReport::default(),
             },
+            sweep: SweepState::default(),
         })
     }
 
@@ -97,6 +100,42 @@ impl<'d, R: Real, U: Support<R>> SceneBuf<'d, R, U> {
     pub fn with_parallel_broadphase(mut self, parallel: bool) -> Self {
         self.core.broad.parallel = parallel;
         self
+    }
+
+    /// Checks the motion of every link from the poses `start` to the
+    /// poses `end` (world, one per link: a robot's pose sets at two
+    /// consecutive control ticks) for collisions anywhere on the way,
+    /// not only at the two ends: each geometry's world pose is
+    /// interpolated on its own (origin linearly, rotation at constant
+    /// angular speed along the shorter arc), the swept boxes (grown by
+    /// each geometry's margin and `clearance`) go through a broad phase
+    /// with the scene's filters (sleep ignored), and every candidate pair
+    /// is shape-cast over the motion ([`shape_cast`](crate::shape_cast)),
+    /// with target distance `clearance` (meters, `>= 0`).
+    ///
+    /// `hits` receives each pair that comes within `clearance`, with the
+    /// first time it does (a fraction of the motion in `[0, 1]`), sorted
+    /// by that time: the first entry is the first contact of the whole
+    /// motion. A pair's time is never late: the motion before it is
+    /// proven clear of the pair (within the cast's tolerance,
+    /// [`cast_tolerance`](crate::cast::cast_tolerance)). Height fields and
+    /// meshes must stay put; the pairs without a cast are counted in the
+    /// report (see [`SweepReport::unsupported_pairs`]).
+    ///
+    /// Fails on a short `start` or `end`, a negative or non-finite
+    /// `clearance` ([`SceneError::InvalidClearance`]), or a broad-phase
+    /// error (a non-finite pose, the pair budget). The scene's step state
+    /// is untouched: a sweep can run before or after a step.
+    pub fn sweep(
+        &mut self,
+        start: &[Iso3<R>],
+        end: &[Iso3<R>],
+        clearance: R,
+        hits: &mut Vec<SweepHit<R>>,
+    ) -> Result<SweepReport, SceneError> {
+        let filters = self.core.config.filters;
+        self.sweep
+            .run(&self.core.desc, filters, start, end, clearance, hits)
     }
 
     super::scene_api!(Vec<u32>);

@@ -111,9 +111,10 @@ pub struct StepReport {
 /// readable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SceneError {
-    /// `link_poses` or `dof_vel` is shorter than the scene needs.
+    /// `link_poses` or `dof_vel` (a sweep's `start` or `end`) is shorter
+    /// than the scene needs.
     InputTooShort {
-        /// `"link_poses"` or `"dof_vel"`.
+        /// `"link_poses"`, `"dof_vel"`, `"start"` or `"end"`.
         input: &'static str,
         /// The length needed.
         needed: usize,
@@ -145,6 +146,8 @@ pub enum SceneError {
         /// The length it has.
         given: usize,
     },
+    /// A sweep's clearance is negative or not finite.
+    InvalidClearance,
 }
 
 impl core::fmt::Display for SceneError {
@@ -167,6 +170,9 @@ impl core::fmt::Display for SceneError {
                 needed,
                 given,
             } => write!(f, "buffer `{buffer}` holds {given}, needs {needed}"),
+            SceneError::InvalidClearance => {
+                write!(f, "the sweep's clearance is negative or not finite")
+            }
         }
     }
 }

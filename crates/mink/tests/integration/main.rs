@@ -5,6 +5,7 @@
 
 mod collider_height_field;
 mod collider_mesh;
+mod collider_rays;
 mod contact_manifold;
 mod contact_random;
 mod custom_shape;
@@ -19,6 +20,8 @@ mod scene_hibernation;
 #[cfg(feature = "rayon")]
 mod scene_parallel;
 mod scene_queries;
+mod scene_rays;
 mod scene_reference;
+mod scene_sweep;
 mod scene_warm_start;
 mod shape_cast;
