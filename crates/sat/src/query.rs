@@ -492,9 +492,13 @@ pub(crate) fn sat_local<R: Real>(
     edges.run(culling, &mut counters);
 
     let (face_a, face_b) = face_axes(best_a, best_b);
+    // The winning pair's separation, from its edges' cross product, loses
+    // relative precision as the edges near parallel (f32 above all): it is
+    // measured once more as the hulls' support gap along the normalized
+    // axis, the SAT quantity itself, never above the edges' own gap.
     let edges = edges.best().map(|(i, j, s, n)| SatAxis {
         feature: SatFeature::EdgePair(i, j),
-        separation: s,
+        separation: (lowest(vb, rot.transpose_mul(n)).1 + n.dot(t) + lowest(va, -n).1).min_of(s),
         normal: n,
     });
     Some(finish(face_a, Some(face_b), edges, counters))
