@@ -150,6 +150,18 @@ pub(crate) fn aabb_chord<R: Real>(b: &Aabb<R>, o: Vec3<R>, d: Vec3<R>) -> Option
     x.and(y)?.and(z)
 }
 
+/// The answer for a solid ray that starts inside: `toi` 0 at its origin,
+/// no normal.
+pub(crate) fn inside<R: Real>(ray: &Ray<R>) -> RayCast<R> {
+    RayCast {
+        toi: R::ZERO,
+        point: ray.origin,
+        normal: Vec3::ZERO,
+        iterations: 0,
+        status: RayStatus::Inside,
+    }
+}
+
 /// The answer for `ray` (world frame) from the chord of its line through
 /// the shape at `pose` (shape frame): the entry at `t >= 0` when the ray
 /// starts outside, [`RayStatus::Inside`] when it starts inside and
@@ -169,13 +181,7 @@ pub(crate) fn to_cast<R: Real>(
     }
     let (toi, normal) = if c.enter <= R::ZERO {
         if solid {
-            return RayCast {
-                toi: R::ZERO,
-                point: ray.origin,
-                normal: Vec3::ZERO,
-                iterations: 0,
-                status: RayStatus::Inside,
-            };
+            return inside(ray);
         }
         (c.exit, c.exit_normal)
     } else {

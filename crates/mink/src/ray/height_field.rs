@@ -3,7 +3,7 @@
 //! its horizontal run at a time, and casts against each cell's two prisms
 //! in closed form ([`prism_chord`]).
 
-use super::chord::{aabb_chord, Chord};
+use super::chord::{aabb_chord, inside, Chord};
 use super::terrain_prism::prism_chord;
 use mink_gjk::{Ray, RayCast, RayStatus};
 use mink_support::{Aabb, HeightField, Iso3, Real, Vec3};
@@ -64,13 +64,7 @@ pub fn height_field_ray_cast<R: Real>(
     let walk = Walk::new(field, &bounds, o, d, span.enter.max_of(R::ZERO), span.exit);
     let found = match walk.first_entry(max_toi) {
         First::Inside if solid => {
-            return RayCast {
-                toi: R::ZERO,
-                point: ray.origin,
-                normal: Vec3::ZERO,
-                iterations: 0,
-                status: RayStatus::Inside,
-            }
+            return inside(ray);
         }
         First::Inside => walk.exit(),
         First::Enters(t, n) => Some((t, n)),

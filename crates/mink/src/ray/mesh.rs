@@ -2,7 +2,7 @@
 //! crosses at `t >= 0`, by a test that never lets a line slip between two
 //! triangles sharing an edge, and the side it crosses from.
 
-use super::chord::aabb_chord;
+use super::chord::{aabb_chord, inside};
 use mink_gjk::{Ray, RayCast, RayStatus};
 use mink_sdf::MeshView;
 use mink_support::{Iso3, Real, Vec3};
@@ -55,13 +55,7 @@ pub fn mesh_ray_cast<R: Real>(
         return RayCast::miss();
     };
     if n.dot(d) > R::ZERO && solid {
-        return RayCast {
-            toi: R::ZERO,
-            point: ray.origin,
-            normal: Vec3::ZERO,
-            iterations: 0,
-            status: RayStatus::Inside,
-        };
+        return inside(ray);
     }
     if toi > max_toi {
         return RayCast::miss();

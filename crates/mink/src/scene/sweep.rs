@@ -299,7 +299,11 @@ fn against_static<R: Real, U: Support<R>>(
     let (_, inside) = shape.visit(Extent)?;
     let moving = Body::new(shape, path.0);
     let mut first: Option<ShapeCast<R>> = None;
-    let mut keep = |cast: ShapeCast<R>| {
+    let pose = at.0;
+    // Casts the moving shape against one static convex piece of `other`,
+    // keeping the earliest contact.
+    let mut keep = |piece: Shape<'_, R, U>| {
+        let cast = shape_cast(&moving, &path.1, &Body::new(&piece, pose), &pose, clearance);
         let counts = matches!(
             cast.status,
             CastStatus::Hit | CastStatus::Initial | CastStatus::IterationLimit
@@ -308,7 +312,6 @@ fn against_static<R: Real, U: Support<R>>(
             first = Some(cast);
         }
     };
-    let pose = at.0;
     // The convex body's swept box in the other's frame (it does not move).
     let local = path.2.transformed(&pose.inverse());
     match other {
@@ -317,21 +320,15 @@ fn against_static<R: Real, U: Support<R>>(
             for j in rows {
                 for i in columns.clone() {
                     for prism in field.cell_prisms(i, j).into_iter().flatten() {
-                        let piece: Shape<'_, R, U> = Shape::TerrainPrism(prism);
-                        keep(shape_cast(
-                            &moving,
-                            &path.1,
-                            &Body::new(&piece, pose),
-                            &pose,
-                            clearance,
-                        ));
+                        keep(Shape::TerrainPrism(prism));
                     }
                 }
             }
         }
         Collider::Mesh(sdf) => {
+            // Wholly inside at the start: the earliest contact there is.
             if contains(&sdf.mesh, &pose, path.0.transform_point(inside)) {
-                keep(initial_inside(shape, &path.0));
+                return Some(initial_inside(shape, &path.0));
             }
             for t in 0..sdf.mesh.triangles().len() {
                 let Some([p, q, r]) = sdf.mesh.triangle(t) else {
@@ -344,14 +341,7 @@ fn against_static<R: Real, U: Support<R>>(
                 let Ok(tri) = Triangle::new(p, q, r) else {
                     continue;
                 };
-                let piece: Shape<'_, R, U> = Shape::Triangle(tri);
-                keep(shape_cast(
-                    &moving,
-                    &path.1,
-                    &Body::new(&piece, pose),
-                    &pose,
-                    clearance,
-                ));
+                keep(Shape::Triangle(tri));
             }
         }
         _ => return None,
