@@ -233,6 +233,7 @@ fn advance<R: Real, S: Support<R>>(shape: &S, radius: R, ray: &Ray<R>, max_toi: 
     let mut normal = Vec3::ZERO;
     let mut moved = false;
     let mut prev_dist = R::INFINITY;
+    let mut v_is_closest = false;
     // Any point of the core gives a first direction; one at `x` itself
     // gives the ray's reverse.
     let mut v = (x - shape.interior_point()).normalize_or(-ray.dir);
@@ -272,9 +273,27 @@ fn advance<R: Real, S: Support<R>>(shape: &S, radius: R, ray: &Ray<R>, max_toi: 
             normal = v / vn;
             moved = true;
         }
+        // No move, and `v` is the simplex's closest vector at `x`: its
+        // length is an upper bound on the core's distance and the plane a
+        // lower one; once they meet, `x` is on the inflated surface with
+        // `v` its direction. (Tested before the new point joins: a support
+        // point that improves nothing can make a sliver simplex whose
+        // reduction lands farther than `v`, and GJK would cycle.)
+        if !advanced && v_is_closest && !greater(vn - radius - gap / vn, tol) {
+            if radius > R::ZERO && greater(vn, tol) {
+                normal = v / vn;
+            }
+            return Advance {
+                toi: t,
+                normal,
+                iterations: iteration,
+                end: if moved { End::Hit } else { End::Inside },
+            };
+        }
         simplex.push_point(x, p);
         let closest = simplex.reduce();
         v = closest.v;
+        v_is_closest = true;
         let dist = v.norm();
         // Without a move, the plane proves the core at least
         // `radius + gap / |v|` from `x`, within the tolerance of the

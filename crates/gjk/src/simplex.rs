@@ -260,15 +260,31 @@ fn segment<R: Real>(w: &[Vec3<R>; 4], i: usize, j: usize) -> Sub<R> {
 /// `n = (q - p) × (r - p)`. Its barycentric coordinates are the signed areas
 /// `n·((q - o) × (r - o))` etc. over `n·n`; when all are positive `o` is the
 /// answer, otherwise the answer lies on an edge facing away from a
-/// non-positive coordinate. A triangle whose area is below round-off
-/// (`|n|² <= ε² |q - p|² |r - p|²`) is treated as its three edges.
+/// non-positive coordinate. A triangle whose angle at `p` is below
+/// round-off (`|n|² <= ε² |q - p|² |r - p|²`) or whose height is below
+/// 16 ulps of its largest vertex is treated as its three edges.
 #[inline(always)]
 fn triangle<R: Real, const C: bool>(w: &[Vec3<R>; 4], i: usize, j: usize, k: usize) -> Sub<R> {
     let (p, q, r) = (w[i], w[j], w[k]);
     let (pq, pr) = (q - p, r - p);
     let n = pq.cross(pr);
     let nn = n.norm_squared();
+    // Degenerate: the angle at `p` is round-off, or the triangle is a
+    // sliver whose height is within 16 ulps of its largest coordinate
+    // (two vertices a few ulps apart, as when GJK's support point repeats
+    // one of the simplex far from the origin). Either way the normal is
+    // round-off, and the origin's projection on that plane can land far
+    // off the triangle, nearer the origin than any point of it (a cone
+    // pair 23 cm apart read as 1.3 cm); the edges are within that height
+    // of the answer.
+    let (pp, qq, rr) = (p.norm_squared(), q.norm_squared(), r.norm_squared());
+    let edge2 = pq
+        .norm_squared()
+        .max_of(pr.norm_squared())
+        .max_of((r - q).norm_squared());
+    let sliver = R::lit(256.0) * R::EPSILON * R::EPSILON * pp.max_of(qq).max_of(rr) * edge2;
     let degenerate = nn <= R::EPSILON * R::EPSILON * pq.norm_squared() * pr.norm_squared()
+        || nn <= sliver
         || !greater(nn, R::ZERO);
     let all = ([[j, k], [k, i], [i, j]], [true; 3]);
     let (edges, visit) = if degenerate {

@@ -11,7 +11,7 @@ use crate::common::{
     gap, min_overlap_search, pose, random_shape, sphere_dirs, with_pair, AnyShape, PairVisitor,
 };
 use mink_gjk::{distance, intersect, penetration, EpaStatus, GjkStatus};
-use mink_support::{Iso3, Pair, Real, Support, Vec3};
+use mink_support::{Cone, Iso3, Pair, Real, Support, Vec3};
 use mink_testkit::{for_each_real, Rng};
 
 /// What GJK, intersect and penetration say about one pair.
@@ -264,3 +264,76 @@ fn run<R: Real>() {
 }
 
 for_each_real!(random_pairs, run);
+
+/// Found through the `shape_cast` fuzz target: a thin cone translating
+/// towards a large one, 170 m from the origin. At one time of the motion
+/// GJK's converging support point repeated, to 1e-14 m, a vertex it had
+/// dropped; the triangle of the simplex with it was a sliver whose normal
+/// was round-off, its projection of the origin landed off the triangle,
+/// and GJK reported 1.3 cm where the cones are 23 cm apart. The distance
+/// must match the gap between the support planes along its own normal
+/// (a certificate through the support functions alone) all along the
+/// motion.
+#[test]
+fn repeated_support_point_far_from_the_origin() {
+    let a = Cone::new(1.0649759670405126_f64, 15.450226596475163).unwrap();
+    let b = Cone::new(26.647718013275348_f64, 32.7377248798352).unwrap();
+    let start = Vec3::new(65.70520993097658, -119.65406765850308, -119.65406765850308);
+    let end = Vec3::new(53.73980316512627, -131.6194744243534, -131.6194744243534);
+    let pb = Iso3::from_translation(end);
+    // Support value of a cone at a translation, through its support function.
+    fn h(c: &Cone<f64>, p: &Iso3<f64>, n: Vec3<f64>) -> f64 {
+        n.dot(p.transform_point(c.support(n, &mut ())))
+    }
+    for i in 0..=400 {
+        let t = 0.0395 + 1e-6 * f64::from(i);
+        let pa = Iso3::from_translation(start + (end - start) * t);
+        let d = distance(&mut Pair::new(&a, &pa, &b, &pb), &pa);
+        assert_eq!(d.status, GjkStatus::Converged, "t {t}: {d:?}");
+        let gap = -h(&b, &pb, -d.normal) - h(&a, &pa, d.normal);
+        assert!(
+            (d.distance - gap).abs() < 1e-9,
+            "t {t}: {d:?}, support gap {gap}"
+        );
+    }
+    // The time the fuzz input stopped at.
+    let t = 0.03956484295833709;
+    let pa = Iso3::from_translation(start + (end - start) * t);
+    let d = distance(&mut Pair::new(&a, &pa, &b, &pb), &pa);
+    let gap = -h(&b, &pb, -d.normal) - h(&a, &pa, d.normal);
+    assert!(
+        (d.distance - gap).abs() < 1e-9 && d.distance > 0.2,
+        "{d:?}, support gap {gap}"
+    );
+}
+
+/// Found by the `gjk_distance` fuzz target: a thin 2.8 m tetrahedron 10 µm
+/// from a point, in f32. GJK converged on the face nearest the point, and
+/// its final step, fed a support point that repeated a vertex of that
+/// face, swapped the face for one of its edges by round-off: a normal
+/// 1.3° off the face's, along which the hull reaches 4.3 cm past its
+/// witness. The normal must support the hull at the witness.
+#[test]
+fn repeated_support_point_keeps_the_face_normal() {
+    let v = [
+        Vec3::new(-0.30588236_f32, -1.9777828, -0.043173265),
+        Vec3::new(-2.0, -1.9687495, 0.0060719918),
+        Vec3::new(0.2901961, 0.2901961, 0.0062643564),
+        Vec3::new(-2.0, -2.0, -0.043092895),
+    ];
+    let hull = mink_support::ConvexHull::from_points(&v).unwrap();
+    let h = hull.view();
+    let at = Iso3::from_translation(Vec3::new(-2.0_f32, -2.0, -2.0));
+    let d = distance(&mut Pair::new(&h, &at, &mink_support::Point, &at), &at);
+    assert_eq!(d.status, GjkStatus::Converged, "{d:?}");
+    let n = d.normal;
+    let reach = n.dot(
+        at.transform_point(h.support(at.inverse_transform_vector(n), &mut Default::default())),
+    );
+    assert!(
+        (reach - n.dot(d.p_a)).abs() < 1e-5,
+        "{d:?}: the hull reaches {} past its witness",
+        reach - n.dot(d.p_a)
+    );
+    assert!((d.distance - 1.018e-5).abs() < 1e-7, "{d:?}");
+}

@@ -7,7 +7,7 @@
 
 use crate::common::{random_shape_of, AnyShape, ShapeVisitor};
 use mink_gjk::{distance, ray_cast, Ray, RayCast, RayStatus};
-use mink_support::{Cuboid, Iso3, Pair, Point, Real, Sphere, Support, Vec3};
+use mink_support::{Cone, Cuboid, Iso3, Pair, Point, Real, Rounded, Sphere, Support, Vec3};
 use mink_testkit::{for_each_real, Rng};
 
 /// Relative tolerance of a hit (times the shape's size plus the ray
@@ -476,3 +476,32 @@ fn bad_input<R: Real>() {
     }
 }
 for_each_real!(bad_input, bad_input);
+
+/// Found by the `ray_cast` fuzz target: a ray towards a 2 cm cone with a
+/// 75 µm margin, in f32. Once the ray's point reached the rounded surface,
+/// GJK at that point alternated between a segment exactly at the margin
+/// and a triangle beyond it (its new support point improving nothing), and
+/// the cast ran out of iterations. It must hit, at a point whose distance
+/// from the cone's core (GJK from a point, in f64) is the margin.
+#[test]
+fn rounded_cone_rim_in_f32_converges() {
+    let cone = Cone::new(0.0187936_f32, 0.0185948).unwrap();
+    let rounded = Rounded::new(cone, 7.512266e-5).unwrap();
+    let centre = Vec3::new(0.06955051_f32, -0.15024532, -0.15024532);
+    let pose = Iso3::from_translation(centre);
+    let ray = Ray::new(
+        Vec3::new(0.04323164, -0.20288387, -0.20288387),
+        Vec3::new(0.3333288, 0.6666678, 0.6666678),
+    );
+    let hit = ray_cast(&rounded, &pose, &ray, f32::INFINITY, true);
+    assert_eq!(hit.status, RayStatus::Hit, "{hit:?}");
+    let core = Cone::new(0.0187936_f64, 0.0185948).unwrap();
+    let point: Vec3<f64> = hit.point.cast();
+    let at = Iso3::from_translation(point);
+    let pose64 = Iso3::from_translation(centre.cast::<f64>());
+    let from_core = distance(&mut Pair::new(&Point, &at, &core, &pose64), &at).distance;
+    assert!(
+        (from_core - 7.512266e-5).abs() < 1e-6,
+        "hit {hit:?} is {from_core} m from the core"
+    );
+}

@@ -19,6 +19,17 @@ pub(crate) struct Chord<R> {
 }
 
 impl<R: Real> Chord<R> {
+    /// A chord of one point at `t` (a flat shape crossed), the normal
+    /// `normal` on both sides.
+    pub fn point(t: R, normal: Vec3<R>) -> Self {
+        Self {
+            enter: t,
+            enter_normal: normal,
+            exit: t,
+            exit_normal: normal,
+        }
+    }
+
     /// The chord over the whole line (a line inside an infinite shape).
     pub fn whole(normal: Vec3<R>) -> Self {
         Self {

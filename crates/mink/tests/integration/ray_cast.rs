@@ -463,3 +463,49 @@ fn point_projections<R: Real>() {
     }
 }
 for_each_real!(point_projections, point_projections);
+
+/// Rays in a triangle's plane (found by the `ray_cast` fuzz target: a ray
+/// run along an edge was put 3 cm off on a 4 cm triangle): along an edge
+/// from beyond its end, across the triangle through a vertex, and across
+/// it through two edges, each meeting the triangle where its line enters
+/// it in the plane (worked out here from the vertices); a ray in the
+/// plane beside the triangle misses. Turned by random rotations.
+fn rays_in_a_triangles_plane<R: Real>() {
+    let mut rng = Rng::new(0x30_7a1e);
+    let (a, b, c) = (
+        Vec3::new(-0.02, -0.02, -0.02),
+        Vec3::new(-0.0148, -0.0197, 0.02),
+        Vec3::new(0.0118, 0.0118, 0.0118),
+    );
+    let t = tol::<R>() * 10.0;
+    for case in 0..500 {
+        let pose: Iso3<f64> = rng.pose(0.2);
+        let tri: Shape<'_, R> = Triangle::new(a.cast(), b.cast(), c.cast()).unwrap().into();
+        let body = Body::new(&tri, pose.cast::<R>());
+        // (origin, direction, expected entry point or none), local frame.
+        let mid_ab = (a + b) * 0.5;
+        let cases = [
+            (a - (c - a), c - a, Some(a)),
+            (c + (c - a) * 2.0, a - c, Some(c)),
+            (mid_ab - (c - mid_ab), c - mid_ab, Some(mid_ab)),
+            (a + (a - b) * 0.5 - (c - a), c - a, None),
+        ];
+        for (k, (o, d, want)) in cases.into_iter().enumerate() {
+            let ray = Ray::new(
+                pose.transform_point(o).cast::<R>(),
+                pose.rotation.mul_vec(d).cast::<R>(),
+            );
+            let got = ray_cast(&body, &ray, R::lit(10.0), true);
+            let what = format!("case {case} ray {k}: {got:?}, want {want:?}");
+            match want {
+                Some(p) => {
+                    assert_eq!(got.status, RayStatus::Hit, "{what}");
+                    let p = pose.transform_point(p);
+                    assert!((got.point.cast::<f64>() - p).norm() < t, "{what}");
+                }
+                None => assert_eq!(got.status, RayStatus::Miss, "{what}"),
+            }
+        }
+    }
+}
+for_each_real!(rays_in_a_triangles_plane, rays_in_a_triangles_plane);
