@@ -16,12 +16,12 @@ pub use height_field::HEIGHT_FIELD_TOLERANCE;
 pub use mesh::MESH_MERGE_FRACTION;
 
 use crate::contact::{contact_manifold, contact_manifold_cached, ContactParams, ContactPoint};
-use crate::query::Body;
+use crate::query::{height_field_project_point, mesh_project_point, Body, PointProjection};
 use crate::ray::{height_field_ray_cast, mesh_ray_cast, Ray, RayCast};
 use crate::shape::{NoCustomShape, Shape};
 use mink_gjk::GjkCache;
 use mink_sdf::SdfBody;
-use mink_support::{Aabb, HeightField, Iso3, Real, Support};
+use mink_support::{Aabb, HeightField, Iso3, Real, Support, Vec3};
 
 /// A geometry's shape in a scene: a convex [`Shape`] (or a half-space), or
 /// a non-convex one with its own contact routine.
@@ -81,6 +81,23 @@ impl<'a, R: Real, U: Support<R>> Collider<'a, R, U> {
             }
             Collider::HeightField(field) => height_field_ray_cast(field, pose, ray, max_toi, solid),
             Collider::Mesh(body) => mesh_ray_cast(&body.mesh, pose, ray, max_toi, solid),
+        }
+    }
+
+    /// Projects the world point `point` on the collider at `pose` (shape
+    /// frame to world): its signed distance from the surface (negative
+    /// inside), the nearest surface point and the unit outward normal
+    /// there, world frame. A convex shape answers as
+    /// [`project_point`](crate::project_point) (no margin), a height field
+    /// as [`height_field_project_point`], a mesh as
+    /// [`mesh_project_point`]; bad input as there.
+    pub fn project_point(&self, pose: &Iso3<R>, point: Vec3<R>) -> PointProjection<R> {
+        match self {
+            Collider::Convex(shape) | Collider::ConvexWithField(shape, _) => {
+                crate::query::project_point(&Body::new(shape, *pose), point)
+            }
+            Collider::HeightField(field) => height_field_project_point(field, pose, point),
+            Collider::Mesh(body) => mesh_project_point(&body.mesh, pose, point),
         }
     }
 }

@@ -12,7 +12,7 @@ pub(crate) mod half_space;
 mod point;
 mod result;
 
-pub use point::{project_point, PointProjection};
+pub use point::{height_field_project_point, mesh_project_point, project_point, PointProjection};
 pub use result::{Algorithm, Overlap, Proximity, Status};
 
 /// The closest points of two segments, shared with the contact routines.

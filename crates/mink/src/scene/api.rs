@@ -155,6 +155,29 @@ macro_rules! scene_api {
             self.placement().ray_cast(ray, max_toi, solid, filter)
         }
 
+        /// The geometry nearest the world point `point` among those
+        /// `filter` lets through, as the last step placed them (nothing
+        /// before the first step): the geometry of smallest signed
+        /// distance ([`Collider::project_point`](crate::Collider::project_point):
+        /// negative inside, so a geometry holding the point wins, the one
+        /// it is deepest in first), its link, the distance, the nearest
+        /// surface point and the outward normal there. Ties go to the
+        /// lower geometry index. `None` when no geometry is within
+        /// `max_distance` (meters; `R::INFINITY` for no limit, a negative
+        /// one asks for geometries the point is that deep in), and for a
+        /// non-finite point or a NaN `max_distance`.
+        ///
+        /// Cost: one box distance per geometry against the step's AABBs,
+        /// and a projection for each box nearer than the best so far.
+        pub fn project_point(
+            &self,
+            point: mink_support::Vec3<R>,
+            max_distance: R,
+            filter: &crate::scene::QueryFilter,
+        ) -> Option<crate::scene::ScenePointHit<R>> {
+            self.placement().project_point(point, max_distance, filter)
+        }
+
         /// Some geometry that `ray` meets within `max_toi` (the first in
         /// geometry order, not the nearest), as [`Self::ray_cast`] sees
         /// them: the cheaper question of a line of sight.

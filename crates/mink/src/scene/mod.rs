@@ -99,6 +99,7 @@ mod memory;
 mod owned;
 #[cfg(feature = "rayon")]
 pub mod parallel;
+mod points;
 mod rays;
 mod report;
 mod step;
@@ -117,6 +118,7 @@ pub use description::{DescError, GeomDesc, SceneDesc, MAX_SCENE_GEOMS};
 pub use fixed::Scene;
 #[cfg(feature = "alloc")]
 pub use owned::SceneBuf;
+pub use points::ScenePointHit;
 pub use rays::{QueryFilter, SceneRayHit};
 pub use report::{SceneConfig, SceneError, SceneInput, StepReport};
 pub use step::MAX_WAKE_PASSES;

@@ -98,7 +98,7 @@ pub(crate) struct Placement<'q, 'd, R: Real, U> {
 
 impl<R: Real, U: Support<R>> Placement<'_, '_, R, U> {
     /// The geometries `filter` sees, with their collider and pose.
-    fn seen<'s>(
+    pub(super) fn seen<'s>(
         &'s self,
         filter: &'s QueryFilter,
     ) -> impl Iterator<Item = (u32, &'s Geom<R>, &'s Collider<'s, R, U>, &'s Iso3<R>)> + 's {

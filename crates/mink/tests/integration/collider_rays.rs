@@ -19,7 +19,7 @@ use mink::{Body, Collider, Shape};
 use mink_testkit::{for_each_real, Rng};
 
 /// Tolerance of a hit, meters, at the scale of these scenes (a few m).
-fn tol<R: Real>() -> f64 {
+pub(crate) fn tol<R: Real>() -> f64 {
     if R::MANTISSA_BITS > 30 {
         1e-9
     } else {
@@ -29,17 +29,17 @@ fn tol<R: Real>() -> f64 {
 
 /// A random terrain: `nx × ny` samples, spacing `dx, dy`, heights in
 /// `[0, 0.6]` m, 0.4 m thick.
-struct Terrain {
-    nx: usize,
-    ny: usize,
-    dx: f64,
-    dy: f64,
-    heights: Vec<f64>,
-    thickness: f64,
+pub(crate) struct Terrain {
+    pub nx: usize,
+    pub ny: usize,
+    pub dx: f64,
+    pub dy: f64,
+    pub heights: Vec<f64>,
+    pub thickness: f64,
 }
 
 impl Terrain {
-    fn random(rng: &mut Rng) -> Self {
+    pub(crate) fn random(rng: &mut Rng) -> Self {
         let (nx, ny) = (2 + rng.below(8), 2 + rng.below(8));
         let heights = (0..nx * ny).map(|_| rng.range_f64(0.0, 0.6)).collect();
         Self {
@@ -52,7 +52,7 @@ impl Terrain {
         }
     }
 
-    fn h(&self, i: usize, j: usize) -> f64 {
+    pub(crate) fn h(&self, i: usize, j: usize) -> f64 {
         self.heights[j * self.nx + i]
     }
 
@@ -60,7 +60,7 @@ impl Terrain {
     /// through the least of its clearances: under the surface, above the
     /// base, within the footprint. Each cell is split along its diagonal
     /// from sample (i, j) to (i + 1, j + 1).
-    fn depth(&self, p: Vec3<f64>) -> f64 {
+    pub(crate) fn depth(&self, p: Vec3<f64>) -> f64 {
         let (w, l) = (
             (self.nx - 1) as f64 * self.dx,
             (self.ny - 1) as f64 * self.dy,
@@ -254,7 +254,7 @@ fn flat_height_field<R: Real>() {
 for_each_real!(flat_height_field, flat_height_field);
 
 /// The triangles of a box's surface, outward, two per face.
-fn box_triangles(
+pub(crate) fn box_triangles(
     lo: Vec3<f64>,
     hi: Vec3<f64>,
     inward: bool,
@@ -290,6 +290,43 @@ fn box_triangles(
     (vertices, tris)
 }
 
+/// Two meshes of boxes: `two`, the disjoint boxes `a` and `b`; `hollow`,
+/// the box `outer` less the box `cavity` (its triangles facing into the
+/// cavity). Boxes as `(lo, hi)`, mesh frame.
+pub(crate) struct BoxMeshes<R: Real> {
+    pub two: TriMesh<R>,
+    pub hollow: TriMesh<R>,
+    pub a: (Vec3<f64>, Vec3<f64>),
+    pub b: (Vec3<f64>, Vec3<f64>),
+    pub outer: (Vec3<f64>, Vec3<f64>),
+    pub cavity: (Vec3<f64>, Vec3<f64>),
+}
+
+impl<R: Real> BoxMeshes<R> {
+    pub(crate) fn new() -> Self {
+        let a = (Vec3::new(-1.0, -0.5, -0.5), Vec3::new(-0.2, 0.5, 0.5));
+        let b = (Vec3::new(0.3, -0.4, -0.3), Vec3::new(1.1, 0.6, 0.4));
+        let outer = (Vec3::splat(-1.0), Vec3::splat(1.0));
+        let cavity = (Vec3::splat(-0.5), Vec3::splat(0.5));
+        let mesh = |first: (Vec3<f64>, Vec3<f64>), second: (Vec3<f64>, Vec3<f64>), inward: bool| {
+            let (mut v, mut t) = box_triangles(first.0, first.1, false, 0);
+            let (v2, t2) = box_triangles(second.0, second.1, inward, 8);
+            v.extend(v2);
+            t.extend(t2);
+            let v: Vec<Vec3<R>> = v.iter().map(|p| p.cast::<R>()).collect();
+            TriMesh::new(&v, &t).unwrap()
+        };
+        Self {
+            two: mesh(a, b, false),
+            hollow: mesh(outer, cavity, true),
+            a,
+            b,
+            outer,
+            cavity,
+        }
+    }
+}
+
 /// The first `t >= 0` of the line through the box (lo, hi), and whether
 /// the origin is inside; `None` when the ray misses it.
 fn box_entry(o: Vec3<f64>, d: Vec3<f64>, lo: Vec3<f64>, hi: Vec3<f64>) -> Option<(f64, f64)> {
@@ -314,21 +351,14 @@ fn box_entry(o: Vec3<f64>, d: Vec3<f64>, lo: Vec3<f64>, hi: Vec3<f64>) -> Option
 /// seen from inside it as outside.
 fn meshes_of_boxes<R: Real>() {
     let mut rng = Rng::new(0x30_4ea2);
-    let (a_lo, a_hi) = (Vec3::new(-1.0, -0.5, -0.5), Vec3::new(-0.2, 0.5, 0.5));
-    let (b_lo, b_hi) = (Vec3::new(0.3, -0.4, -0.3), Vec3::new(1.1, 0.6, 0.4));
-    let (mut va, mut ta) = box_triangles(a_lo, a_hi, false, 0);
-    let (vb, tb) = box_triangles(b_lo, b_hi, false, 8);
-    va.extend(vb);
-    ta.extend(tb);
-    let cast = |v: &[Vec3<f64>]| v.iter().map(|p| p.cast::<R>()).collect::<Vec<_>>();
-    let two = TriMesh::new(&cast(&va), &ta).unwrap();
-    let (c_lo, c_hi) = (Vec3::splat(-1.0), Vec3::splat(1.0));
-    let (h_lo, h_hi) = (Vec3::splat(-0.5), Vec3::splat(0.5));
-    let (mut vh, mut th) = box_triangles(c_lo, c_hi, false, 0);
-    let (vi, ti) = box_triangles(h_lo, h_hi, true, 8);
-    vh.extend(vi);
-    th.extend(ti);
-    let hollow = TriMesh::new(&cast(&vh), &th).unwrap();
+    let BoxMeshes {
+        two,
+        hollow,
+        a: (a_lo, a_hi),
+        b: (b_lo, b_hi),
+        outer: (c_lo, c_hi),
+        cavity: (h_lo, h_hi),
+    } = BoxMeshes::new();
     let t = tol::<R>() * 10.0;
     let mut counts = [0usize; 3];
     for case in 0..6_000 {

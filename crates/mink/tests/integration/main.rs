@@ -5,6 +5,7 @@
 
 mod collider_height_field;
 mod collider_mesh;
+mod collider_points;
 mod collider_rays;
 mod contact_manifold;
 mod contact_random;
@@ -19,6 +20,7 @@ mod scene_errors;
 mod scene_hibernation;
 #[cfg(feature = "rayon")]
 mod scene_parallel;
+mod scene_points;
 mod scene_queries;
 mod scene_rays;
 mod scene_reference;

@@ -1,6 +1,12 @@
 //! Point queries: where a world point stands relative to a body (signed
 //! distance, the closest surface point, the outward normal there).
 
+mod height_field;
+mod mesh;
+
+pub use height_field::height_field_project_point;
+pub use mesh::mesh_project_point;
+
 use super::{distance, Body, Method, Status};
 use crate::shape::Shape;
 use mink_support::{Iso3, Point, Real, Support, Vec3};
@@ -76,5 +82,17 @@ pub fn project_point<R: Real, U: Support<R>>(
         normal: -d.normal,
         inside: d.distance <= R::ZERO,
         status: d.status,
+    }
+}
+
+/// The answer for bad input: every field zero, the normal `+x`, outside,
+/// [`Status::InvalidInput`].
+fn invalid<R: Real>() -> PointProjection<R> {
+    PointProjection {
+        distance: R::ZERO,
+        projection: Vec3::ZERO,
+        normal: Vec3::X,
+        inside: false,
+        status: Status::InvalidInput,
     }
 }
