@@ -13,6 +13,12 @@
 //! fuzz-smoke SECONDS` for as long as wanted. A failing input is written
 //! to `target/tmp/fuzz-mutations/<target>/` and named in the failure, to
 //! replay with `cargo run -p mink-tests --example replay -- <target> FILE`.
+//!
+//! A target with an open bug (an input under `fuzz/open-bugs/<target>/`,
+//! listed in `OPEN_BUGS` in `xtask/src/fuzz.rs`) is left out, as `cargo
+//! xtask fuzz-ci` leaves it out, until the bug is fixed: its mutations
+//! find that bug's family again and again and would hide every other
+//! failure behind it.
 
 use mink_testkit::Rng;
 use mink_tests::fuzz::TARGETS;
@@ -105,6 +111,18 @@ fn mutate(rng: &mut Rng, input: &[u8], other: &[u8]) -> Vec<u8> {
 }
 
 /// The files of a target's committed corpus, sorted by name.
+/// `true` when `fuzz/open-bugs/<target>/` holds an input (see the module
+/// docs).
+fn has_open_bug(target: &str) -> bool {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("fuzz")
+        .join("open-bugs")
+        .join(target);
+    std::fs::read_dir(dir)
+        .is_ok_and(|mut entries| entries.any(|e| e.is_ok_and(|e| e.path().is_file())))
+}
+
 fn corpus(target: &str) -> Vec<Vec<u8>> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("..")
@@ -137,6 +155,12 @@ fn mutated_corpus_passes_every_target() {
     let mut failures = Vec::new();
     let mut total = 0;
     for (t, (target, body)) in TARGETS.iter().enumerate() {
+        if has_open_bug(target) {
+            eprintln!(
+                "fuzz_mutations: leaving out `{target}` (open bug in fuzz/open-bugs/{target}/)"
+            );
+            continue;
+        }
         let inputs = corpus(target);
         assert!(!inputs.is_empty(), "fuzz/corpus/{target} is empty");
         // One stream per target, so a target's inputs do not depend on how
