@@ -309,9 +309,9 @@ fn bench_casts(rng: &mut Rng, a: &Geo<'_>, b: &Geo<'_>, reach: f32, turning: boo
         (0.0f64, 0.0f64, 0, 0, 0);
     for m in set.iter().take(CHECKED) {
         let (truth, path) = reference(a, b, m);
-        let mine = mink_cast(a, b, m);
-        let mine = match mine.status {
-            CastStatus::Hit | CastStatus::Initial => Some(f64::from(mine.toi)),
+        let cast = mink_cast(a, b, m);
+        let mine = match cast.status {
+            CastStatus::Hit | CastStatus::Initial => Some(f64::from(cast.toi)),
             _ => None,
         };
         let theirs = peer_cast(a, b, m, turning).map(f64::from);
@@ -325,7 +325,15 @@ fn bench_casts(rng: &mut Rng, a: &Geo<'_>, b: &Geo<'_>, reach: f32, turning: boo
             (None, None) => {}
             (Some(t), None) if (1.0 - t) * path < 1e-4 => {}
             (None, Some(g)) if gap_at(a, b, m, g) < 1e-3 => {}
-            _ => *wrong += 1,
+            _ => {
+                *wrong += 1;
+                let gap = got.map(|g| gap_at(a, b, m, g));
+                eprintln!(
+                    "{}-{}: verdict {got:?} (gap there {gap:?}) against the reference's {truth:?}; \
+                     mink's cast {:?} at {} after {} steps",
+                    a.name, b.name, cast.status, cast.toi, cast.iterations
+                );
+            }
         };
         judge(mine, &mut mink_error, &mut mink_wrong);
         judge(theirs, &mut parry_error, &mut parry_wrong);
