@@ -10,6 +10,7 @@ mod epa_polytope;
 mod flush_faces;
 mod fuzz_like;
 mod modes;
+mod near_flat_sides;
 mod parallel_features;
 mod polytopes;
 mod ray;

@@ -15,8 +15,9 @@
 //! normal measured from the shapes' supports (the normal separates them by
 //! the distance, within the tolerance).
 
+use crate::common::support_gap;
 use mink_gjk::{distance, GjkStatus};
-use mink_support::{Capsule, Iso3, Pair, Real, Support, Vec3};
+use mink_support::{Capsule, Iso3, Pair, Real, Vec3};
 use mink_testkit::{for_each_real, Rng};
 
 /// Poses per scalar.
@@ -39,13 +40,6 @@ fn angle_tol<R: Real>() -> f64 {
     } else {
         1e-7
     }
-}
-
-/// The support of `s` at `pose` along the world unit `n`, in f64.
-fn reach<R: Real, S: Support<R>>(s: &S, pose: &Iso3<R>, n: Vec3<f64>) -> f64 {
-    let local = pose.rotation.transpose_mul(n.cast());
-    let p = pose.transform_point(s.support(local, &mut S::Hint::default()));
-    n.dot(p.cast()) + s.inflation().to_f64()
 }
 
 fn parallel_capsules<R: Real>() {
@@ -102,9 +96,9 @@ fn parallel_capsules<R: Real>() {
             let n = d.normal.cast::<f64>();
             let angle = (n - normal * sign).norm();
             let gap_along = if swap {
-                -(reach(&b, &pose_b, n) + reach(&a, &pose, -n))
+                support_gap(&b, &pose_b, &a, &pose, n)
             } else {
-                -(reach(&a, &pose, n) + reach(&b, &pose_b, -n))
+                support_gap(&a, &pose, &b, &pose_b, n)
             };
             worst_angle = worst_angle.max(angle);
             worst_gap = worst_gap.max((gap_along - expected).abs());

@@ -165,6 +165,26 @@ pub fn gap<R: Real>(
     -b.h(pb, -n) - a.h(pa, n)
 }
 
+/// The support of `s` at `pose` along the world unit `n`, in f64 (its
+/// inflation included).
+pub fn reach<R: Real, S: Support<R>>(s: &S, pose: &Iso3<R>, n: Vec3<f64>) -> f64 {
+    let local = pose.rotation.transpose_mul(n.cast());
+    let p = pose.transform_point(s.support(local, &mut S::Hint::default()));
+    n.dot(p.cast()) + s.inflation().to_f64()
+}
+
+/// The gap between any two `Support` shapes along the world unit `n` (from
+/// A to B): how far apart the support planes normal to `n` hold them.
+pub fn support_gap<R: Real, A: Support<R>, B: Support<R>>(
+    a: &A,
+    pa: &Iso3<R>,
+    b: &B,
+    pb: &Iso3<R>,
+    n: Vec3<f64>,
+) -> f64 {
+    -(reach(a, pa, n) + reach(b, pb, -n))
+}
+
 /// The directions a certificate search tries: the given ones plus a
 /// Fibonacci sphere of `count` directions.
 pub fn sphere_dirs(count: usize) -> Vec<Vec3<f64>> {
