@@ -24,7 +24,10 @@
 //! - the closed forms (sphere, box, capsule, cylinder, cone, ellipsoid,
 //!   triangle, terrain prism) agree with GJK's ray cast on the same shape, but for rays
 //!   grazing the surface;
-//! - moving shape and ray by one rigid motion moves the hit with them.
+//! - moving shape and ray by one rigid motion moves the hit with them
+//!   (but for a ray that is not solid from a point on the surface into
+//!   the shape, which may hit at once or, from inside by round-off, at
+//!   the exit).
 
 use super::bytes::ByteReader;
 use super::shapes::{decode_margin, decode_pose, decode_shape, rel_tol, Placed};
@@ -179,7 +182,7 @@ pub fn check_bytes<R: Real>(data: &[u8]) -> Result<RayOutcome, String> {
 
     // Closed form against GJK's cast.
     if let Some(reference) = gjk_reference(&placed, &ray, max_toi_r, solid) {
-        compare(&got, &reference, &placed, &ray, tol)
+        compare(&got, &reference, &placed, &ray, solid, tol)
             .map_err(|e| context(format!("vs GJK: {e}")))?;
     }
     // One rigid motion of shape and ray together.
@@ -195,7 +198,7 @@ pub fn check_bytes<R: Real>(data: &[u8]) -> Result<RayOutcome, String> {
     let again = ray_cast(&moved.body(), &moved_ray, max_toi_r, solid);
     let moved_size = size + motion.translation.cast::<f64>().norm();
     let moved_tol = rel_tol::<R>() * moved_size * 4.0;
-    compare(&got, &again, &placed, &ray, moved_tol.max(tol))
+    compare(&got, &again, &placed, &ray, solid, moved_tol.max(tol))
         .map_err(|e| context(format!("after a rigid motion {motion:?}: {e}")))?;
     Ok(outcome)
 }
@@ -205,12 +208,13 @@ pub fn check_bytes<R: Real>(data: &[u8]) -> Result<RayOutcome, String> {
 /// only grazes the shape (no point of it past the hit of the one that hits
 /// is inside by more than `tol`: a tangent ray, an edge or a flat shape
 /// seen edge-on) or starts within `tol` of the surface (`Inside` or a hit
-/// at once).
+/// at once; for a ray that is not `solid`, a hit at once or the exit).
 fn compare<R: Real>(
     a: &RayCast<R>,
     b: &RayCast<R>,
     s: &Placed<'_, '_, R>,
     ray: &Ray<R>,
+    solid: bool,
     tol: f64,
 ) -> Result<(), String> {
     let o = ray.origin.cast::<f64>();
@@ -238,11 +242,34 @@ fn compare<R: Real>(
     }
     if a.status == RayStatus::Hit {
         let dt = (a.toi - b.toi).to_f64().abs() * len;
-        if dt > tol * 10.0 {
+        if dt > tol * 10.0 && (solid || !on_surface_both_ways(a, b, s, ray, tol)) {
             return Err(format!("toi differ by {dt} m: {a:?} vs {b:?}"));
         }
     }
     Ok(())
+}
+
+/// Whether two hits of a ray that is not solid differ only because its
+/// origin is on the surface (within `tol`) and the ray runs into the
+/// shape: the contract then allows the entry at 0 (the origin outside by
+/// round-off) or the exit (inside by round-off), so one hit must be at 0
+/// and the other on the surface. A non-solid ray from a sliver terrain
+/// prism's side face, in f64, gave 0 before a rigid motion and the exit
+/// 6.6 mm on after it.
+fn on_surface_both_ways<R: Real>(
+    a: &RayCast<R>,
+    b: &RayCast<R>,
+    s: &Placed<'_, '_, R>,
+    ray: &Ray<R>,
+    tol: f64,
+) -> bool {
+    let o = ray.origin.cast::<f64>();
+    let d = ray.dir.cast::<f64>();
+    let (near, far) = if a.toi <= b.toi { (a, b) } else { (b, a) };
+    let on_surface = |p: Vec3<f64>| signed(s, p).is_some_and(|x| x.abs() <= 2.0 * tol);
+    near.toi.to_f64() * d.norm() <= 10.0 * tol
+        && on_surface(o)
+        && on_surface(o + d * far.toi.to_f64())
 }
 
 /// The checks of one cast (see the module docs).
