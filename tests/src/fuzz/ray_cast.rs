@@ -250,12 +250,14 @@ fn compare<R: Real>(
 }
 
 /// Whether two hits of a ray that is not solid differ only because its
-/// origin is on the surface (within `tol`) and the ray runs into the
-/// shape: the contract then allows the entry at 0 (the origin outside by
-/// round-off) or the exit (inside by round-off), so one hit must be at 0
-/// and the other on the surface. A non-solid ray from a sliver terrain
-/// prism's side face, in f64, gave 0 before a rigid motion and the exit
-/// 6.6 mm on after it.
+/// origin is on the surface (within `tol`): the contract then allows the
+/// entry at 0 (the origin outside by round-off) or the exit (inside by
+/// round-off). Either one hit is at 0 and the other on the surface (the
+/// ray runs into the shape), or the ray runs along the surface from one
+/// hit to the other (every point between them on it, so each is an exit
+/// to round-off). A non-solid ray from a sliver terrain prism's side face,
+/// in f64, gave 0 before a rigid motion and the exit 6.6 mm on after it;
+/// one run along that face left it 41 mm on or 7 mm on.
 fn on_surface_both_ways<R: Real>(
     a: &RayCast<R>,
     b: &RayCast<R>,
@@ -267,9 +269,9 @@ fn on_surface_both_ways<R: Real>(
     let d = ray.dir.cast::<f64>();
     let (near, far) = if a.toi <= b.toi { (a, b) } else { (b, a) };
     let on_surface = |p: Vec3<f64>| signed(s, p).is_some_and(|x| x.abs() <= 2.0 * tol);
-    near.toi.to_f64() * d.norm() <= 10.0 * tol
-        && on_surface(o)
-        && on_surface(o + d * far.toi.to_f64())
+    let (t0, t1) = (near.toi.to_f64(), far.toi.to_f64());
+    let along = (0..=16).all(|j| on_surface(o + d * (t0 + (t1 - t0) * j as f64 / 16.0)));
+    on_surface(o) && on_surface(o + d * t1) && (t0 * d.norm() <= 10.0 * tol || along)
 }
 
 /// The checks of one cast (see the module docs).
