@@ -91,33 +91,6 @@ pub(crate) fn incident_face<R: Real>(inc: &SatHull<'_, R>, pose_ri: &Iso3<R>, n:
     best.0
 }
 
-/// The incident face through the incident hull's deepest vertex below the
-/// reference normal `n` (reference frame; `pose_ri` the incident hull in
-/// the reference frame): among the faces around the vertex lowest along
-/// `n`, the one most anti-parallel to `n`. When `n` is the hulls' SAT axis
-/// the deepest vertex lies over the reference face (the origin's
-/// projection on a face of the Minkowski difference lies in that face), so
-/// the clipped polygon keeps it: a contact [`incident_face`] can miss when
-/// the most anti-parallel face does not hold the deepest vertex. An
-/// `O(V + E)` scan, for the manifold's fallback.
-pub(crate) fn incident_face_at_deepest<R: Real>(
-    inc: &SatHull<'_, R>,
-    pose_ri: &Iso3<R>,
-    n: Vec3<R>,
-) -> usize {
-    let local = pose_ri.rotation.transpose_mul(n);
-    let h = inc.hull();
-    let (deepest, _) = crate::query::lowest(h.vertices(), local);
-    let mut best = (incident_face(inc, pose_ri, n), R::INFINITY);
-    for (f, p) in h.planes().iter().enumerate() {
-        let c = p.normal.dot(local);
-        if c < best.1 && h.face(f).iter().any(|&v| v as u32 == deepest) {
-            best = (f, c);
-        }
-    }
-    best.0
-}
-
 /// A clipping buffer: one polygon, reference frame.
 pub(crate) type ClipPolygon<R> = HVec<ClipVertex<R>, MAX_CLIP_VERTICES>;
 

@@ -3,8 +3,8 @@
 //! one point at the closest points of the two edges.
 
 use crate::clip::{
-    clip_incident, closest_segment_params, incident_face, incident_face_at_deepest, reduce,
-    ClipError, ContactPoint, FeatureId, MAX_MANIFOLD_POINTS, NO_FEATURE,
+    clip_incident, closest_segment_params, incident_face, reduce, ClipError, ClipPolygon,
+    ContactPoint, FeatureId, MAX_MANIFOLD_POINTS, NO_FEATURE,
 };
 use crate::hull_data::SatHull;
 use crate::query::{lowest, sat_local, Culling, Goal, SatAxis, SatCounters, SatFeature, SatResult};
@@ -175,10 +175,26 @@ pub(crate) fn manifold_from<R: Real>(
         counters: q.counters,
     };
     let face_built = |feature: SatFeature| match feature {
-        SatFeature::FaceB(f) => {
-            face_contact(b, pose_b, a, &pose_ab.inverse(), f, margin, true, false)
-        }
-        SatFeature::FaceA(f) => face_contact(a, pose_a, b, pose_ab, f, margin, false, false),
+        SatFeature::FaceB(f) => face_contact(
+            b,
+            pose_b,
+            a,
+            &pose_ab.inverse(),
+            f,
+            margin,
+            true,
+            Incident::MostAntiParallel,
+        ),
+        SatFeature::FaceA(f) => face_contact(
+            a,
+            pose_a,
+            b,
+            pose_ab,
+            f,
+            margin,
+            false,
+            Incident::MostAntiParallel,
+        ),
         SatFeature::EdgePair(..) => Ok(HVec::new()),
     };
     let mut used = chosen;
@@ -224,8 +240,10 @@ pub(crate) fn manifold_from<R: Real>(
 /// have missed the deepest vertex, or (a near tie under the preference)
 /// the deepest vertex lies beside the reference face. When the exact SAT
 /// axis separates the hulls by more than the margin, there is no point;
-/// else, in turn:
-/// - `used` with the incident face through the deepest vertex;
+/// else, in turn (face axes clip every face of the incident hull that
+/// faces the reference face, not only the most anti-parallel one, which
+/// can be one of several nearly coplanar faces and miss the contact):
+/// - `used`;
 /// - the exact SAT axis: its deepest vertex lies over its face (the
 ///   origin's projection on the nearest face of the Minkowski difference
 ///   lies in that face), its edges' closest points are interior;
@@ -282,8 +300,12 @@ fn rescue<R: Real>(
                 axis.normal,
                 tangent_tol,
             )?),
-            SatFeature::FaceA(f) => face_contact(a, pose_a, b, pose_ab, f, margin, false, true),
-            SatFeature::FaceB(g) => face_contact(b, pose_b, a, &pose_ba, g, margin, true, true),
+            SatFeature::FaceA(f) => {
+                face_contact(a, pose_a, b, pose_ab, f, margin, false, Incident::AllFacing)
+            }
+            SatFeature::FaceB(g) => {
+                face_contact(b, pose_b, a, &pose_ba, g, margin, true, Incident::AllFacing)
+            }
         };
         match r {
             Ok(points) if points.is_empty() => None,
@@ -383,11 +405,26 @@ fn face_axis<R: Real>(
     })
 }
 
+/// Which faces of the incident hull a face contact clips.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Incident {
+    /// The face most anti-parallel to the reference normal (the common
+    /// path: one clipping).
+    MostAntiParallel,
+    /// Every face that faces the reference face (its normal against the
+    /// reference normal): the incident hull's whole surface towards the
+    /// reference face, so the contact holds wherever the hulls touch under
+    /// it, whichever of several nearly coplanar faces (an unmerged CAD
+    /// mesh, a thin hull's sliver faces) that is. For the rescue.
+    AllFacing,
+}
+
 /// The points of a face contact with face `ref_face` of `refh` (posed at
 /// `pose_ref`, world) as reference and `inc` posed by `pose_ri` in the
-/// reference frame; `flipped` when the reference hull is B. The incident
-/// face is the most anti-parallel one, or, with `deepest`, the most
-/// anti-parallel one through the incident hull's deepest vertex.
+/// reference frame; `flipped` when the reference hull is B. `incident`
+/// says which faces of `inc` are clipped against the reference face's side
+/// planes; the points within `margin` above the reference plane are
+/// reduced to at most [`MAX_MANIFOLD_POINTS`].
 fn face_contact<R: Real>(
     refh: &SatHull<'_, R>,
     pose_ref: &Iso3<R>,
@@ -396,33 +433,53 @@ fn face_contact<R: Real>(
     ref_face: HullIndex,
     margin: R,
     flipped: bool,
-    deepest: bool,
+    incident: Incident,
 ) -> Result<HVec<ContactPoint<R>, MAX_MANIFOLD_POINTS>, ClipError> {
     let Some(plane) = refh.hull().planes().get(ref_face as usize).copied() else {
         return Ok(HVec::new());
     };
     let n = plane.normal;
-    let inc_face = if deepest {
-        incident_face_at_deepest(inc, pose_ri, n)
-    } else {
-        incident_face(inc, pose_ri, n)
-    };
     let mut bufs = [HVec::new(), HVec::new()];
-    let poly = clip_incident(refh, ref_face as usize, inc, inc_face, pose_ri, &mut bufs)?;
-    let mut kept: HVec<(Vec3<R>, R, FeatureId), { crate::clip::MAX_CLIP_VERTICES }> = HVec::new();
-    for cv in poly {
-        let s = plane.distance(cv.p);
-        if s <= margin {
-            let id = FeatureId {
-                reference: ref_face,
-                incident: inc_face as HullIndex,
-                reference_vertex: cv.reference_vertex,
-                incident_vertex: cv.incident_vertex,
-                flipped,
-            };
-            // Midway between the incident point and its foot on the
-            // reference plane. Same capacity as `poly`: cannot fail.
-            let _ = kept.push((cv.p - n * (s * R::HALF), s, id));
+    // Room for one clipped polygon on top of a reduced manifold.
+    let mut kept: HVec<
+        (Vec3<R>, R, FeatureId),
+        { crate::clip::MAX_CLIP_VERTICES + MAX_MANIFOLD_POINTS },
+    > = HVec::new();
+    let mut keep = |inc_face: usize, bufs: &mut [ClipPolygon<R>; 2]| -> Result<(), ClipError> {
+        let poly = clip_incident(refh, ref_face as usize, inc, inc_face, pose_ri, bufs)?;
+        if kept.len() + poly.len() > kept.capacity() {
+            let reduced = reduce(&kept, n);
+            kept.clear();
+            for p in reduced {
+                let _ = kept.push(p);
+            }
+        }
+        for cv in poly {
+            let s = plane.distance(cv.p);
+            if s <= margin {
+                let id = FeatureId {
+                    reference: ref_face,
+                    incident: inc_face as HullIndex,
+                    reference_vertex: cv.reference_vertex,
+                    incident_vertex: cv.incident_vertex,
+                    flipped,
+                };
+                // Midway between the incident point and its foot on the
+                // reference plane. Room made above: cannot fail.
+                let _ = kept.push((cv.p - n * (s * R::HALF), s, id));
+            }
+        }
+        Ok(())
+    };
+    match incident {
+        Incident::MostAntiParallel => keep(incident_face(inc, pose_ri, n), &mut bufs)?,
+        Incident::AllFacing => {
+            let local = pose_ri.rotation.transpose_mul(n);
+            for (g, p) in inc.hull().planes().iter().enumerate() {
+                if p.normal.dot(local) < R::ZERO {
+                    keep(g, &mut bufs)?;
+                }
+            }
         }
     }
     let mut points = HVec::new();

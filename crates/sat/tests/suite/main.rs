@@ -4,6 +4,7 @@
 
 mod cache;
 mod common;
+mod coplanar_incident_faces;
 mod fuzz;
 mod hull_data;
 mod knife_edges;
