@@ -250,11 +250,13 @@ fn advance<R: Real, S: Support<R>>(shape: &S, radius: R, ray: &Ray<R>, max_toi: 
         // to the plane along the ray, or miss when the ray leaves it.
         let advanced = greater(gap, tol * vn);
         if advanced {
+            // A miss's normal is the plane that proves it: the shape is
+            // below it and the rest of the ray above.
             let vd = v.dot(ray.dir);
             if !(vd < R::ZERO) {
                 return Advance {
                     toi: t,
-                    normal,
+                    normal: v / vn,
                     iterations: iteration,
                     end: End::Miss,
                 };
@@ -263,7 +265,7 @@ fn advance<R: Real, S: Support<R>>(shape: &S, radius: R, ray: &Ray<R>, max_toi: 
             if !(t <= max_toi) {
                 return Advance {
                     toi: t,
-                    normal,
+                    normal: v / vn,
                     iterations: iteration,
                     end: End::Miss,
                 };
@@ -366,12 +368,20 @@ fn exit<R: Real, S: Support<R>>(shape: &S, radius: R, ray: &Ray<R>, max_toi: R) 
                 }
             }
         }
-        // The far point is outside by construction; a miss here is
-        // round-off on a shape thinner than the tolerance: the ray leaves
-        // where it enters.
+        // The far point is outside by construction, so a miss here means
+        // the ray runs within the tolerance of the surface all the way
+        // from its origin (along a flat side or an edge, or through a
+        // shape thinner than the tolerance): it leaves where it starts.
+        // The plane that proved the miss bounds the shape with the whole
+        // ray on its far side, the origin included, so it is a normal of
+        // the surface there.
         End::Inside | End::Miss => Advance {
             toi: R::ZERO,
-            normal: -ray.dir.normalize_or(Vec3::X),
+            normal: if from_far.end == End::Miss && from_far.normal.is_finite() {
+                from_far.normal
+            } else {
+                -ray.dir.normalize_or(Vec3::X)
+            },
             iterations,
             end: End::Hit,
         },

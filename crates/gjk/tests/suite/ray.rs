@@ -5,9 +5,11 @@
 //! shape, which the ray cannot cross before the next point). Seeded random
 //! shapes, poses and rays aimed at and around the shape; f32 and f64.
 
-use crate::common::{random_shape_of, AnyShape, ShapeVisitor};
+use crate::common::{random_shape_of, AnyShape, Poly, ShapeVisitor};
 use mink_gjk::{distance, ray_cast, Ray, RayCast, RayStatus};
-use mink_support::{Cone, Cuboid, Iso3, Pair, Point, Real, Rounded, Sphere, Support, Vec3};
+use mink_support::{
+    Cone, ConvexHull, Cuboid, Iso3, Pair, Point, Real, Rounded, Sphere, Support, Vec3,
+};
 use mink_testkit::{for_each_real, Rng};
 
 /// Relative tolerance of a hit (times the shape's size plus the ray
@@ -505,3 +507,93 @@ fn rounded_cone_rim_in_f32_converges() {
         "hit {hit:?} is {from_core} m from the core"
     );
 }
+
+/// Rays that are not solid, started on a hull's surface (at a vertex, on
+/// an edge, inside a face) and run along it (along an edge of that face,
+/// either way): the ray leaves the hull where it starts or where its run
+/// along the surface ends, either is right, and the answer is a hit on the
+/// surface whose normal bounds the hull there, or a miss (the ray only
+/// grazes the hull). Thin hulls too, and hulls
+/// far from the origin. Brute force: the hull's triangles, in f64.
+fn rays_along_the_surface<R: Real>() {
+    let mut rng = Rng::new(75);
+    let mut exits_at_origin = 0;
+    let n = 1200;
+    for case in 0..n {
+        let flat = [1.0, 1e-2, 1e-3][case % 3];
+        let (count, radius) = (4 + rng.below(9), rng.range_f64(0.5, 2.0));
+        let pts: Vec<Vec3<R>> = rng
+            .points_in_ball::<f64>(count, radius)
+            .into_iter()
+            .map(|p| Vec3::new(p.x, p.y, p.z * flat).cast())
+            .collect();
+        let Ok(hull) = ConvexHull::from_points(&pts) else {
+            continue;
+        };
+        let p64 = rng.pose::<f64>(if case % 2 == 0 { 2.0 } else { 25.0 });
+        let pose: Iso3<R> = p64.cast();
+        let poly = Poly::from_points(
+            hull.view()
+                .vertices()
+                .iter()
+                .map(|v| pose.cast::<f64>().transform_point(v.cast()))
+                .collect(),
+        );
+        if poly.tris.is_empty() {
+            continue;
+        }
+        let tri = poly.tris[rng.below(poly.tris.len())];
+        let [a, b, c] = tri.map(|i| poly.v[i]);
+        let origin = match case % 4 {
+            0 => a,
+            1 => a + (b - a) * rng.range_f64(0.1, 0.9),
+            _ => {
+                let (u, w) = (rng.range_f64(0.05, 0.9), rng.range_f64(0.05, 0.9));
+                let (u, w) = if u + w > 0.95 {
+                    (1.0 - u, 1.0 - w)
+                } else {
+                    (u, w)
+                };
+                a + (b - a) * u + (c - a) * w
+            }
+        };
+        let along = [b - a, c - b, a - c][rng.below(3)];
+        let dir = if rng.chance(0.5) { along } else { -along };
+        let ray = Ray::new(origin.cast::<R>(), dir.cast::<R>());
+        let got = ray_cast(&hull, &pose, &ray, R::INFINITY, false);
+        let size = poly
+            .v
+            .iter()
+            .map(|v| (*v - p64.translation).norm())
+            .fold(0.0, f64::max);
+        let tol = 100.0 * rel::<R>() * (size + origin.norm());
+        let what = format!("case {case} (flat {flat}): {got:?} ray {ray:?}");
+        // From within the tolerance of the surface, a ray that only
+        // grazes it may also be called a miss.
+        if got.status == RayStatus::Miss {
+            continue;
+        }
+        assert_eq!(got.status, RayStatus::Hit, "{what}");
+        let q = got.point.cast::<f64>();
+        // On the surface: on the boundary of the triangles' planes.
+        let height = poly
+            .tris
+            .iter()
+            .zip(&poly.normals)
+            .map(|(t, n)| n.dot(q - poly.v[t[0]]))
+            .fold(f64::MIN, f64::max);
+        assert!(height.abs() <= tol, "{what}: {height} m off the surface");
+        let nrm = got.normal.cast::<f64>();
+        assert!((nrm.norm() - 1.0).abs() <= 1e-3, "{what}: normal not unit");
+        let beyond = poly.h(nrm) - nrm.dot(q);
+        assert!(
+            beyond <= tol,
+            "{what}: the hull reaches {beyond} m past the normal's plane"
+        );
+        exits_at_origin += (got.toi == R::ZERO) as usize;
+    }
+    // Both answers occur (a test that never reaches the fallback checks
+    // nothing about it).
+    assert!(exits_at_origin > 0, "no ray left at its origin");
+}
+for_each_real!(rays_along_the_surface, rays_along_the_surface);
