@@ -67,17 +67,7 @@ const INPUT_TIMEOUT_SECONDS: u64 = 10;
 /// Targets `fuzz-ci` leaves out, each with the open library bug its oracle
 /// finds within seconds (inputs in `fuzz/open-bugs/<target>/`). A target
 /// leaves this list when its bugs are fixed; `fuzz-smoke` runs them all.
-pub const OPEN_BUGS: &[(&str, &str)] = &[
-    (
-        "sat_manifold",
-        "f32: a thin hull's face as the reference face; a contact's point on B lies 0.17 m off B",
-    ),
-    (
-        "ray_cast",
-        "f64: a ray from a thin hull's surface hits at 0 with the ray's reverse as the normal, \
-         which does not bound the hull",
-    ),
-];
+pub const OPEN_BUGS: &[(&str, &str)] = &[];
 
 /// How long each target runs.
 #[derive(Clone, Copy, Debug)]
