@@ -252,7 +252,8 @@ pub(crate) fn manifold_from<R: Real>(
 ///   mesh), the projection can fall on the neighbour: the faces next to
 ///   the best feature (its edges' faces, or its face's neighbours), the
 ///   one that separates the least deeply among those giving points;
-/// - the last resort, one point at the deepest vertex, for hulls that
+/// - the last resort, one point at the deepest vertex (of those within
+///   round-off of it, the one over the reference face), for hulls that
 ///   overlap along the exact axis; hulls apart along it (within the
 ///   margin) get no point, as a deepest vertex would lie off A's surface.
 ///
@@ -495,10 +496,12 @@ fn face_contact<R: Real>(
 
 /// One contact at the deepest vertex along the SAT axis `axis` (A's frame):
 /// A's vertex highest along it for a face of B, B's vertex lowest along it
-/// otherwise, with the axis's separation. The point on that vertex's hull
-/// is the vertex; the point on the other hull is on the axis's supporting
-/// plane, which is that hull's surface up to the flatness of its faces
-/// near the contact. No point for a hull without vertices.
+/// otherwise, with the axis's separation. Among the vertices within
+/// round-off of the deepest (hulls touching along an edge or a face have
+/// several), the one lying over the reference face is taken (the least
+/// outside its edges): the point on the other hull is its foot on the
+/// axis's supporting plane, which is that hull's surface only over its
+/// face. No point for a hull without vertices.
 fn deepest_point<R: Real>(
     a: &SatHull<'_, R>,
     pose_a: &Iso3<R>,
@@ -513,21 +516,39 @@ fn deepest_point<R: Real>(
         SatFeature::FaceB(g) => (g, true, true),
         SatFeature::EdgePair(i, _) => (i, false, false),
     };
-    let (index, position) = if on_a {
-        let vs = a.hull().vertices();
-        let (k, _) = lowest(vs, -n);
-        let Some(&p) = vs.get(k as usize) else {
-            return points;
-        };
-        // The point on A is p, the point on B is p + n s.
-        (k, p + n * (s * R::HALF))
+    // The candidates' depth below the deepest's, and how far outside the
+    // reference face's edges each lies (0 for an edge pair: no face).
+    let slack = R::sqrt_epsilon() * (a.extent() + b.extent());
+    let (vs, depth_dir) = if on_a {
+        (a.hull().vertices(), -n)
     } else {
-        let vs = b.hull().vertices();
-        let (k, _) = lowest(vs, pose_ab.rotation.transpose_mul(n));
-        let Some(&q) = vs.get(k as usize) else {
-            return points;
-        };
-        (k, pose_ab.transform_point(q) - n * (s * R::HALF))
+        (b.hull().vertices(), pose_ab.rotation.transpose_mul(n))
+    };
+    let (deepest, lowest_depth) = lowest(vs, depth_dir);
+    let outside = |v: Vec3<R>| match axis.feature {
+        SatFeature::FaceA(f) => outside_face(a, f as usize, pose_ab.transform_point(v)),
+        SatFeature::FaceB(g) => outside_face(b, g as usize, pose_ab.inverse_transform_point(v)),
+        SatFeature::EdgePair(..) => R::ZERO,
+    };
+    let mut best: Option<(u32, R)> = None;
+    for (k, &v) in vs.iter().enumerate() {
+        if !(depth_dir.dot(v) <= lowest_depth + slack) {
+            continue;
+        }
+        let off = outside(v);
+        if best.is_none_or(|(_, o)| off < o) {
+            best = Some((k as u32, off));
+        }
+    }
+    let index = best.map_or(deepest, |(k, _)| k);
+    let Some(&v) = vs.get(index as usize) else {
+        return points;
+    };
+    let position = if on_a {
+        // The point on A is v, the point on B is v + n s.
+        v + n * (s * R::HALF)
+    } else {
+        pose_ab.transform_point(v) - n * (s * R::HALF)
     };
     let _ = points.push(ContactPoint {
         position: pose_a.transform_point(position),
@@ -541,6 +562,33 @@ fn deepest_point<R: Real>(
         },
     });
     points
+}
+
+/// How far `x` (the hull's frame) lies outside the edges of face `f` of
+/// `h`, measured across them in the face's plane (the largest of its side
+/// planes' distances; at most 0 when `x` lies over the face). 0 for a face
+/// that does not exist.
+fn outside_face<R: Real>(h: &SatHull<'_, R>, f: usize, x: Vec3<R>) -> R {
+    let hull = h.hull();
+    let (Some(plane), vs) = (hull.planes().get(f), hull.vertices()) else {
+        return R::ZERO;
+    };
+    let lp = hull.face(f);
+    let mut out = -R::MAX;
+    for (k, &v0) in lp.iter().enumerate() {
+        let v1 = lp[(k + 1) % lp.len()];
+        let (Some(&p0), Some(&p1)) = (vs.get(v0 as usize), vs.get(v1 as usize)) else {
+            continue;
+        };
+        // Outward across the edge of a counter-clockwise loop, as the
+        // clipping's side planes.
+        let side = (p1 - p0).cross(plane.normal);
+        let len = side.norm();
+        if len > R::ZERO {
+            out = out.max_of(side.dot(x - p0) / len);
+        }
+    }
+    out
 }
 
 /// The single point of an edge–edge contact: midway between the closest

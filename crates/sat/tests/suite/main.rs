@@ -11,3 +11,4 @@ mod knife_edges;
 mod manifold;
 mod query;
 mod sliver_edges;
+mod touching_along_an_edge;
