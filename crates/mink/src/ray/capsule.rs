@@ -14,6 +14,6 @@ use mink_support::{Real, Vec3};
 pub(crate) fn capsule_chord<R: Real>(o: Vec3<R>, d: Vec3<R>, r: R, h: R) -> Option<Chord<R>> {
     let top = ball_chord(o, d, Vec3::new(R::ZERO, R::ZERO, h), r);
     let bottom = ball_chord(o, d, Vec3::new(R::ZERO, R::ZERO, -h), r);
-    let side = tube_chord(o, d, r).and_then(|t| t.and(slab(o.z, d.z, -h, h, Vec3::Z)?));
+    let side = tube_chord(o, d, r).and_then(|t| t.and(slab(o.z, d.z, -h, h, 2)?));
     either(either(top, bottom), side)
 }

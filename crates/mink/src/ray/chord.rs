@@ -7,36 +7,70 @@
 use mink_gjk::{Ray, RayCast, RayStatus};
 use mink_support::{Aabb, Iso3, Real, Vec3};
 
+/// The shape's outward normal at one end of a chord, in the form that
+/// costs nothing until a cast reports that end: a cast reports one end of
+/// one chord, and a capsule, say, would otherwise normalize six normals
+/// (two per piece) to report one.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Normal<R> {
+    /// This unit vector (shape frame).
+    Unit(Vec3<R>),
+    /// Away from this point: a ball's, about its centre.
+    FromCentre(Vec3<R>),
+    /// Away from the z axis: a tube's.
+    FromAxis,
+}
+
+impl<R: Real> Normal<R> {
+    /// The unit normal at the line's point `o + t·d` (shape frame). At a
+    /// ball's centre or on a tube's axis (a ball or tube of radius 0) it
+    /// faces the line: `-d`, or `-d`'s part across the axis.
+    #[inline(always)]
+    pub fn at(self, o: Vec3<R>, d: Vec3<R>, t: R) -> Vec3<R> {
+        match self {
+            Normal::Unit(n) => n,
+            Normal::FromCentre(c) => ((o - c) + d * t)
+                .try_normalize()
+                .unwrap_or_else(|| -d.normalize_or(Vec3::X)),
+            Normal::FromAxis => Vec3::new(o.x + d.x * t, o.y + d.y * t, R::ZERO)
+                .try_normalize()
+                .unwrap_or_else(|| Vec3::new(-d.x, -d.y, R::ZERO).normalize_or(Vec3::X)),
+        }
+    }
+}
+
 /// Where a line enters and leaves a convex shape, in units of its
-/// direction's length, and the shape's unit outward normals there (shape
-/// frame). `enter <= exit`; either may be infinite (a half-space).
+/// direction's length, and the shape's outward normals there (shape
+/// frame, resolved by [`Normal::at`] for the end a cast reports).
+/// `enter <= exit`; either may be infinite (a half-space).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Chord<R> {
     pub enter: R,
-    pub enter_normal: Vec3<R>,
+    pub enter_normal: Normal<R>,
     pub exit: R,
-    pub exit_normal: Vec3<R>,
+    pub exit_normal: Normal<R>,
 }
 
 impl<R: Real> Chord<R> {
-    /// A chord of one point at `t` (a flat shape crossed), the normal
+    /// A chord of one point at `t` (a flat shape crossed), the unit normal
     /// `normal` on both sides.
     pub fn point(t: R, normal: Vec3<R>) -> Self {
         Self {
             enter: t,
-            enter_normal: normal,
+            enter_normal: Normal::Unit(normal),
             exit: t,
-            exit_normal: normal,
+            exit_normal: Normal::Unit(normal),
         }
     }
 
-    /// The chord over the whole line (a line inside an infinite shape).
+    /// The chord over the whole line (a line inside an infinite shape),
+    /// the unit normal `normal` at both (infinite) ends.
     pub fn whole(normal: Vec3<R>) -> Self {
         Self {
             enter: -R::INFINITY,
-            enter_normal: normal,
+            enter_normal: Normal::Unit(normal),
             exit: R::INFINITY,
-            exit_normal: normal,
+            exit_normal: Normal::Unit(normal),
         }
     }
 
@@ -112,53 +146,94 @@ pub(crate) fn plane_chord<R: Real>(
     Some(if towards < R::ZERO {
         Chord {
             enter: t,
-            enter_normal: n,
+            enter_normal: Normal::Unit(n),
             exit: R::INFINITY,
-            exit_normal: n,
+            exit_normal: Normal::Unit(n),
         }
     } else {
         Chord {
             enter: -R::INFINITY,
-            enter_normal: n,
+            enter_normal: Normal::Unit(n),
             exit: t,
-            exit_normal: n,
+            exit_normal: Normal::Unit(n),
         }
     })
 }
 
-/// The chord of the slab `lo <= o + t·d <= hi` along one axis (`o`, `d`
-/// that axis's coordinates of the line), with the outward normals `-axis`
-/// at `lo` and `+axis` at `hi`; the whole line when `d` is zero and `o`
-/// between the two, `None` when outside.
-pub(crate) fn slab<R: Real>(o: R, d: R, lo: R, hi: R, axis: Vec3<R>) -> Option<Chord<R>> {
-    if d == R::ZERO {
-        return (o >= lo && o <= hi).then(|| Chord::whole(axis));
-    }
-    let (t_lo, t_hi) = ((lo - o) / d, (hi - o) / d);
-    Some(if d > R::ZERO {
-        Chord {
-            enter: t_lo,
-            enter_normal: -axis,
-            exit: t_hi,
-            exit_normal: axis,
-        }
-    } else {
-        Chord {
-            enter: t_hi,
-            enter_normal: axis,
-            exit: t_lo,
-            exit_normal: -axis,
-        }
+/// The chord of the slab `lo <= o + t·d <= hi` along axis `axis` (0, 1,
+/// 2 for x, y, z; `o`, `d` that axis's coordinates of the line), with the
+/// outward normals `-axis` at `lo` and `+axis` at `hi`; the whole line
+/// when `d` is zero and `o` between the two, `None` when outside.
+pub(crate) fn slab<R: Real>(o: R, d: R, lo: R, hi: R, axis: usize) -> Option<Chord<R>> {
+    let (near, far) = slab_ends(o, d, lo, hi, axis)?;
+    Some(Chord {
+        enter: near.0,
+        enter_normal: slab_normal(near),
+        exit: far.0,
+        exit_normal: slab_normal(far),
     })
 }
 
 /// The chord of the line `o + t·d` through the box `b` (its three slabs);
-/// `None` when it misses.
+/// `None` when it misses. The same as the [`slab`]s' [`Chord::and`], ties
+/// going to the earlier axis, without building a chord per slab: the
+/// entering and leaving slabs are tracked by axis and side, and only their
+/// two normals are made.
 pub(crate) fn aabb_chord<R: Real>(b: &Aabb<R>, o: Vec3<R>, d: Vec3<R>) -> Option<Chord<R>> {
-    let x = slab(o.x, d.x, b.min.x, b.max.x, Vec3::X)?;
-    let y = slab(o.y, d.y, b.min.y, b.max.y, Vec3::Y)?;
-    let z = slab(o.z, d.z, b.min.z, b.max.z, Vec3::Z)?;
-    x.and(y)?.and(z)
+    let (mut enter, mut exit) = slab_ends(o.x, d.x, b.min.x, b.max.x, 0)?;
+    for (near, far) in [
+        slab_ends(o.y, d.y, b.min.y, b.max.y, 1)?,
+        slab_ends(o.z, d.z, b.min.z, b.max.z, 2)?,
+    ] {
+        // A later slab replaces an end it moves strictly inwards.
+        if near.0 > enter.0 {
+            enter = near;
+        }
+        if far.0 < exit.0 {
+            exit = far;
+        }
+    }
+    if !(enter.0 <= exit.0) {
+        return None;
+    }
+    Some(Chord {
+        enter: enter.0,
+        enter_normal: slab_normal(enter),
+        exit: exit.0,
+        exit_normal: slab_normal(exit),
+    })
+}
+
+/// One end of a slab's chord: `(t, axis, side)`, `side` +1 at the max
+/// face and -1 at the min face.
+type SlabEnd<R> = (R, usize, R);
+
+/// The outward normal at a slab's end: `side` times the axis.
+#[inline(always)]
+fn slab_normal<R: Real>((_, axis, side): SlabEnd<R>) -> Normal<R> {
+    Normal::Unit(match axis {
+        0 => Vec3::new(side, R::ZERO, R::ZERO),
+        1 => Vec3::new(R::ZERO, side, R::ZERO),
+        _ => Vec3::new(R::ZERO, R::ZERO, side),
+    })
+}
+
+/// The ends of the chord of the slab `lo <= o + t·d <= hi` along `axis`
+/// (the [`slab`]'s, its normals made only for the ends kept): a line along the slab, inside it,
+/// spans it all (the +axis normal at infinity, as [`Chord::whole`] has
+/// it); `None` when it runs outside.
+#[inline(always)]
+fn slab_ends<R: Real>(o: R, d: R, lo: R, hi: R, axis: usize) -> Option<(SlabEnd<R>, SlabEnd<R>)> {
+    if d == R::ZERO {
+        return (o >= lo && o <= hi)
+            .then_some(((-R::INFINITY, axis, R::ONE), (R::INFINITY, axis, R::ONE)));
+    }
+    let (t_lo, t_hi) = ((lo - o) / d, (hi - o) / d);
+    Some(if d > R::ZERO {
+        ((t_lo, axis, -R::ONE), (t_hi, axis, R::ONE))
+    } else {
+        ((t_hi, axis, R::ONE), (t_lo, axis, -R::ONE))
+    })
 }
 
 /// The answer for a solid ray that starts inside: `toi` 0 at its origin,
@@ -174,13 +249,17 @@ pub(crate) fn inside<R: Real>(ray: &Ray<R>) -> RayCast<R> {
 }
 
 /// The answer for `ray` (world frame) from the chord of its line through
-/// the shape at `pose` (shape frame): the entry at `t >= 0` when the ray
-/// starts outside, [`RayStatus::Inside`] when it starts inside and
-/// `solid`, else the exit; a miss past `max_toi`.
+/// the shape at `pose` (shape frame; `local` is the ray in that frame):
+/// the entry at `t >= 0` when the ray starts outside,
+/// [`RayStatus::Inside`] when it starts inside and `solid`, else the exit;
+/// a miss past `max_toi`. Inlined into each shape's cast, where the
+/// chord's normals are known to be a ball's, a tube's or unit vectors.
+#[inline(always)]
 pub(crate) fn to_cast<R: Real>(
     chord: Option<Chord<R>>,
     pose: &Iso3<R>,
     ray: &Ray<R>,
+    local: &Ray<R>,
     max_toi: R,
     solid: bool,
 ) -> RayCast<R> {
@@ -205,7 +284,7 @@ pub(crate) fn to_cast<R: Real>(
     RayCast {
         toi,
         point: ray.at(toi),
-        normal: pose.rotation * normal,
+        normal: pose.rotation * normal.at(local.origin, local.dir, toi),
         iterations: 0,
         status: RayStatus::Hit,
     }

@@ -2,7 +2,7 @@
 //! side (one nappe of the quadric `x² + y² = k²(h - z)²`, apex at
 //! `z = h`), cut by the slab of its base and apex planes.
 
-use super::chord::{slab, Chord};
+use super::chord::{slab, Chord, Normal};
 use mink_support::{Real, Vec3};
 
 /// The chord of the line `o + t·d` through the cone of base radius `r`
@@ -27,13 +27,13 @@ pub(crate) fn cone_chord<R: Real>(o: Vec3<R>, d: Vec3<R>, r: R, h: R) -> Option<
     };
     let piece = |enter: R, exit: R| Chord {
         enter,
-        enter_normal: side_normal(enter),
+        enter_normal: Normal::Unit(side_normal(enter)),
         exit,
-        exit_normal: side_normal(exit),
+        exit_normal: Normal::Unit(side_normal(exit)),
     };
     // Both planes: the base below, the apex's plane above (the nappe on
     // the apex's side of it is the other one).
-    let caps = slab(o.z, d.z, -h, h, Vec3::Z)?;
+    let caps = slab(o.z, d.z, -h, h, 2)?;
     // Where the quadric's inside `a t² + 2 b t + c <= 0` meets the line:
     // an interval, the line outside two roots, or a half-line.
     if a == R::ZERO {

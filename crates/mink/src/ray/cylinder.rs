@@ -1,7 +1,7 @@
 //! How a ray meets a cylinder (and a capsule's side): the chord through
 //! an infinite circular cylinder along z, cut by the slab of its caps.
 
-use super::chord::{slab, Chord};
+use super::chord::{slab, Chord, Normal};
 use mink_support::{Real, Vec3};
 
 /// The chord of the line `o + t·d` through the infinite cylinder
@@ -21,21 +21,16 @@ pub(crate) fn tube_chord<R: Real>(o: Vec3<R>, d: Vec3<R>, r: R) -> Option<Chord<
         return None;
     }
     let half = (reach2 / dd).sqrt();
-    let (enter, exit) = (t0 - half, t0 + half);
-    let radial = |t: R| {
-        Vec3::new(o.x + d.x * t, o.y + d.y * t, R::ZERO)
-            .normalize_or(Vec3::new(-d.x, -d.y, R::ZERO).normalize_or(Vec3::X))
-    };
     Some(Chord {
-        enter,
-        enter_normal: radial(enter),
-        exit,
-        exit_normal: radial(exit),
+        enter: t0 - half,
+        enter_normal: Normal::FromAxis,
+        exit: t0 + half,
+        exit_normal: Normal::FromAxis,
     })
 }
 
 /// The chord of the line `o + t·d` through the cylinder of radius `r`
 /// and half-length `h` along z (shape frame); `None` when it misses.
 pub(crate) fn cylinder_chord<R: Real>(o: Vec3<R>, d: Vec3<R>, r: R, h: R) -> Option<Chord<R>> {
-    tube_chord(o, d, r)?.and(slab(o.z, d.z, -h, h, Vec3::Z)?)
+    tube_chord(o, d, r)?.and(slab(o.z, d.z, -h, h, 2)?)
 }

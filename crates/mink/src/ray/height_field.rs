@@ -190,7 +190,7 @@ impl<'f, 'h, R: Real> Walk<'f, 'h, R> {
                 if c.enter <= R::ZERO {
                     inside = true;
                 } else if best.is_none_or(|(t, _)| c.enter < t) {
-                    best = Some((c.enter, c.enter_normal));
+                    best = Some((c.enter, c.enter_normal.at(self.o, self.d, c.enter)));
                 }
             });
             if inside {
@@ -219,7 +219,7 @@ impl<'f, 'h, R: Real> Walk<'f, 'h, R> {
                 let before = out.0;
                 self.chords(piece, |c| {
                     if c.enter <= out.0 + self.seam && c.exit > out.0 {
-                        out = (c.exit, c.exit_normal);
+                        out = (c.exit, c.exit_normal.at(self.o, self.d, c.exit));
                     }
                 });
                 if !(out.0 > before) {

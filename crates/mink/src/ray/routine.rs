@@ -67,7 +67,7 @@ impl<R: Real, S: Support<R> + ClosedChord<R>> RayRoutine<R, S> for ChordRay {
     fn cast(&self, s: &S, side: &Side<R>, q: &RayQuery<R>) -> RayCast<R> {
         let local = q.ray.to_local(&side.pose);
         match s.chord(side.margin, local.origin, local.dir) {
-            Some(chord) => to_cast(chord, &side.pose, &q.ray, q.max_toi, q.solid),
+            Some(chord) => to_cast(chord, &side.pose, &q.ray, &local, q.max_toi, q.solid),
             None => GjkRay.cast(s, side, q),
         }
     }
@@ -135,7 +135,7 @@ impl<R: Real> ClosedChord<R> for TerrainPrism<R> {
 fn half_space<R: Real>(plane: &HalfSpace<R>, side: &Side<R>, q: &RayQuery<R>) -> RayCast<R> {
     let local = q.ray.to_local(&side.pose);
     let chord = half_space_chord(plane, side.margin, local.origin, local.dir);
-    to_cast(chord, &side.pose, &q.ray, q.max_toi, q.solid)
+    to_cast(chord, &side.pose, &q.ray, &local, q.max_toi, q.solid)
 }
 
 /// The routine of each variant: the first matching line wins; every

@@ -2,7 +2,7 @@
 //! line through a ball, measured from the line's point closest to the
 //! centre so that a ray from far away keeps its precision.
 
-use super::chord::Chord;
+use super::chord::{Chord, Normal};
 use mink_support::{Real, Vec3};
 
 /// The chord of the line `o + t·d` (`d` not zero) through the ball of
@@ -19,12 +19,10 @@ pub(crate) fn ball_chord<R: Real>(o: Vec3<R>, d: Vec3<R>, c: Vec3<R>, r: R) -> O
         return None;
     }
     let half = (reach2 / dd).sqrt();
-    let (enter, exit) = (t0 - half, t0 + half);
-    let normal_at = |t: R| (oc + d * t).normalize_or(-d.normalize_or(Vec3::X));
     Some(Chord {
-        enter,
-        enter_normal: normal_at(enter),
-        exit,
-        exit_normal: normal_at(exit),
+        enter: t0 - half,
+        enter_normal: Normal::FromCentre(c),
+        exit: t0 + half,
+        exit_normal: Normal::FromCentre(c),
     })
 }

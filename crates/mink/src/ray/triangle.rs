@@ -1,7 +1,7 @@
 //! How a ray meets a triangle (flat, no volume): where the line crosses
 //! its plane, when that point is inside the three edges.
 
-use super::chord::Chord;
+use super::chord::{Chord, Normal};
 use mink_support::{Real, Triangle, Vec3};
 
 /// The chord of the line `o + t·d` through the triangle (a single point:
@@ -95,9 +95,9 @@ fn edge_on<R: Real>(tri: &Triangle<R>, o: Vec3<R>, d: Vec3<R>) -> Option<Chord<R
         // The edges' outward normals in the plane: `-m`.
         return Some(Chord {
             enter,
-            enter_normal: (-enter_edge).normalize_or(-d),
+            enter_normal: Normal::Unit((-enter_edge).normalize_or(-d)),
             exit,
-            exit_normal: (-exit_edge).normalize_or(d),
+            exit_normal: Normal::Unit((-exit_edge).normalize_or(d)),
         });
     }
     if he * hx > R::ZERO && hx.abs() > tol {
