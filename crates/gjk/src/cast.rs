@@ -291,7 +291,11 @@ pub struct Moving<R> {
 /// Conservative advancement with the distance from `distance_at(pose_a,
 /// pose_b)` (world frame, a [`Distance`] as GJK's: `Converged` with the
 /// signed distance, witnesses and normal, `Intersecting` for overlapping
-/// shapes, anything else unsettled). The first time in `[0, 1]` the shapes
+/// shapes, `IterationLimit` for an answer cut short whose distance is an
+/// upper bound (the distance between two points of the shapes), anything
+/// else unsettled). The advancement steps only on `Converged` answers; a
+/// cut-short one ends it, as the contact when its distance is within
+/// `target + tolerance`. The first time in `[0, 1]` the shapes
 /// come within `target` (meters, `>= 0`) of each other, within
 /// `tolerance` (meters; see [`cast_tolerance`] for a default relative to
 /// the shapes' size). See the module's documentation for the bound; see
@@ -335,7 +339,15 @@ where
         iterations += 1;
         let d = distance_at(&sa.at(t), &sb.at(t));
         let settled = d.status == GjkStatus::Converged && d.distance.finite();
-        if d.status == GjkStatus::Intersecting || (settled && d.distance <= target + tolerance) {
+        // An answer cut short (`IterationLimit`: GJK's at a contact that
+        // does not settle, two cylinders' rims) still measures the
+        // distance between two points of the shapes, an upper bound on
+        // it: within the target, the shapes are, and every step so far
+        // was safe, so this is the contact.
+        let within = d.distance.finite()
+            && d.distance <= target + tolerance
+            && (settled || d.status == GjkStatus::IterationLimit);
+        if d.status == GjkStatus::Intersecting || within {
             let status = if t == R::ZERO {
                 CastStatus::Initial
             } else {

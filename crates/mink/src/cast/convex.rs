@@ -60,9 +60,11 @@ where
 
 /// A distance answer in the advancement's terms: an overlap (distance
 /// `< 0`) is `Intersecting`, a finished answer apart or touching is
-/// `Converged` (with its witnesses and normal either way), and
-/// anything cut short or failed is neither, which ends the advancement
-/// where it stands (it never steps on a distance it cannot trust).
+/// `Converged` (with its witnesses and normal either way), an answer cut
+/// short is `IterationLimit` (its distance is GJK's so far, an upper
+/// bound), and a failed one `NonFinite`. The advancement never steps on
+/// an unfinished distance: it ends there, as the contact when that upper
+/// bound is within the target.
 fn settled<R: Real>(p: Proximity<R>) -> Distance<R> {
     let status = if !p.status.is_answer() {
         GjkStatus::NonFinite

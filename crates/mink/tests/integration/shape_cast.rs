@@ -243,3 +243,79 @@ fn refused<R: Real>() {
     );
 }
 for_each_real!(bad_casts_are_refused, refused);
+
+/// Linear casts between round shapes (cylinders, cones, capsules, sizes
+/// of the `casts` bench) aimed at each other as the bench aims them: each
+/// ends `Hit` or `Miss`, never `IterationLimit` (cylinders touching at the
+/// contact time used to leave GJK's distance unsettled there), a hit is at
+/// the target within the tolerance and every sampled time before it is
+/// clear, a miss is clear all along. Reference: the pair's distance
+/// sampled densely along the motion. f32 and f64.
+fn linear_round_pairs<R: Real>() {
+    use mink::support::{Capsule, Cone, Cylinder};
+    let mut rng = Rng::new(0x30_0501);
+    let shapes: [Shape<'_, R>; 3] = [
+        Cylinder::new(R::lit(0.4), R::lit(0.5)).unwrap().into(),
+        Cone::new(R::lit(0.4), R::lit(0.5)).unwrap().into(),
+        Capsule::new(R::lit(0.25), R::lit(0.5)).unwrap().into(),
+    ];
+    let (mut hits, mut misses) = (0, 0);
+    for case in 0..600 {
+        let (a, b) = (&shapes[case % 3], &shapes[(case / 3) % 3]);
+        let a0 = rng.pose::<R>(1.0);
+        let mut pb = rng.pose::<R>(0.0);
+        let reach = 1.0;
+        pb.translation = a0.translation + rng.unit_vec::<R>() * R::lit(rng.range_f64(1.5, 3.0));
+        let lateral = rng.unit_vec::<R>() * R::lit(rng.range_f64(0.0, 2.5) * reach);
+        let travel = (pb.translation - a0.translation + lateral) * R::lit(rng.range_f64(1.0, 2.0));
+        let a1 = Iso3::from_parts(a0.rotation, a0.translation + travel);
+        let target = [0.0, 1e-3][case % 2];
+        let cast = shape_cast(
+            &Body::new(a, a0),
+            &a1,
+            &Body::new(b, pb),
+            &pb,
+            R::lit(target),
+        );
+        let what = || format!("case {case}: {cast:?}");
+        let motion = mink::cast::Motion::new(a0, a1);
+        let gap = |t: f64| {
+            distance(
+                &Body::new(a, motion.at(R::lit(t))),
+                &Body::new(b, pb),
+                Method::Auto,
+            )
+            .distance
+            .to_f64()
+        };
+        let toi = cast.toi.to_f64();
+        let clear_until = match cast.status {
+            CastStatus::Hit => {
+                hits += 1;
+                assert!(
+                    (gap(toi) - target).abs() <= tol::<R>(),
+                    "{}: gap {}",
+                    what(),
+                    gap(toi)
+                );
+                toi
+            }
+            CastStatus::Miss => {
+                misses += 1;
+                1.0
+            }
+            _ => panic!("{}", what()),
+        };
+        for i in 0..=200 {
+            let t = clear_until * i as f64 / 200.0;
+            assert!(
+                gap(t) >= target - tol::<R>(),
+                "{}: {} at {t}",
+                what(),
+                gap(t)
+            );
+        }
+    }
+    assert!(hits > 100 && misses > 30, "{hits} hits, {misses} misses");
+}
+for_each_real!(linear_round_pairs, linear_round_pairs);
