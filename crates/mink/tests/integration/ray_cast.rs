@@ -464,6 +464,38 @@ fn point_projections<R: Real>() {
 }
 for_each_real!(point_projections, point_projections);
 
+/// A ray in a shape's frame and where it should enter: `(origin,
+/// direction, expected entry point or none)`.
+type Expected = (Vec3<f64>, Vec3<f64>, Option<Vec3<f64>>);
+
+/// Casts each `(origin, direction, expected entry point or none)` of
+/// `cases` (the body's frame, turned into the world by `pose`) as a solid
+/// ray against `body`: a hit within `t` of the expected point, or a miss.
+fn expect_entries<R: Real>(
+    body: &Body<'_, '_, R>,
+    pose: &Iso3<f64>,
+    cases: &[Expected],
+    t: f64,
+    case: usize,
+) {
+    for (k, &(o, d, want)) in cases.iter().enumerate() {
+        let ray = Ray::new(
+            pose.transform_point(o).cast::<R>(),
+            pose.rotation.mul_vec(d).cast::<R>(),
+        );
+        let got = ray_cast(body, &ray, R::lit(10.0), true);
+        let what = format!("case {case} ray {k}: {got:?}, want {want:?}");
+        match want {
+            Some(p) => {
+                assert_eq!(got.status, RayStatus::Hit, "{what}");
+                let p = pose.transform_point(p);
+                assert!((got.point.cast::<f64>() - p).norm() < t, "{what}");
+            }
+            None => assert_eq!(got.status, RayStatus::Miss, "{what}"),
+        }
+    }
+}
+
 /// Rays in a triangle's plane (found by the `ray_cast` fuzz target: a ray
 /// run along an edge was put 3 cm off on a 4 cm triangle): along an edge
 /// from beyond its end, across the triangle through a vertex, and across
@@ -490,22 +522,53 @@ fn rays_in_a_triangles_plane<R: Real>() {
             (mid_ab - (c - mid_ab), c - mid_ab, Some(mid_ab)),
             (a + (a - b) * 0.5 - (c - a), c - a, None),
         ];
-        for (k, (o, d, want)) in cases.into_iter().enumerate() {
-            let ray = Ray::new(
-                pose.transform_point(o).cast::<R>(),
-                pose.rotation.mul_vec(d).cast::<R>(),
-            );
-            let got = ray_cast(&body, &ray, R::lit(10.0), true);
-            let what = format!("case {case} ray {k}: {got:?}, want {want:?}");
-            match want {
-                Some(p) => {
-                    assert_eq!(got.status, RayStatus::Hit, "{what}");
-                    let p = pose.transform_point(p);
-                    assert!((got.point.cast::<f64>() - p).norm() < t, "{what}");
-                }
-                None => assert_eq!(got.status, RayStatus::Miss, "{what}"),
-            }
-        }
+        expect_entries(&body, &pose, &cases, t, case);
     }
 }
 for_each_real!(rays_in_a_triangles_plane, rays_in_a_triangles_plane);
+
+/// Rays along a terrain prism's side face (found by the `ray_cast` fuzz
+/// target: a ray run along the side face of a 4 cm sliver prism, the face
+/// through the edge from (-0.02, -0.02) to (0.018, 0.018), entered it 2 mm
+/// late, its crossing `t` round-off over round-off): rays in that face's
+/// plane, up the diagonal from below the base, down it from above the top,
+/// and across it level, each meeting the prism where it enters the face
+/// (worked out here: the base, the top corner, the face's vertical edge),
+/// and a ray in the plane below the base misses. Turned by random
+/// rotations.
+fn rays_along_a_prism_side_face<R: Real>() {
+    let mut rng = Rng::new(0x30_9a1e);
+    let (lo, hi, base) = (-0.02, 0.018117647058823527, -0.001882352941176474);
+    let top = [
+        Vec3::new(lo, lo, hi),
+        Vec3::new(0.01759884031433585, hi, hi),
+        Vec3::new(hi, hi, hi),
+    ];
+    let t = tol::<R>() * 10.0;
+    for case in 0..500 {
+        let pose: Iso3<f64> = rng.pose(0.3);
+        let prism: Shape<'_, R> = TerrainPrism::new(top.map(|v| v.cast()), R::lit(base))
+            .unwrap()
+            .into();
+        let body = Body::new(&prism, pose.cast::<R>());
+        let diag = Vec3::new(1.0, 1.0, 1.0);
+        let z = base + (hi - base) * rng.range_f64(0.2, 0.8);
+        // (origin, direction, expected entry point or none), local frame.
+        let cases = [
+            (diag * -0.07, diag, Some(diag * base)),
+            (diag * 0.06, -diag, Some(diag * hi)),
+            (
+                Vec3::new(lo - 0.05, lo - 0.05, z),
+                Vec3::new(1.0, 1.0, 0.0),
+                Some(Vec3::new(lo, lo, z)),
+            ),
+            (
+                Vec3::new(-0.07, -0.07, -0.02),
+                Vec3::new(1.0, 1.0, 0.0),
+                None,
+            ),
+        ];
+        expect_entries(&body, &pose, &cases, t, case);
+    }
+}
+for_each_real!(rays_along_a_prism_side_face, rays_along_a_prism_side_face);
