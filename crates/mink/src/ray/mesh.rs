@@ -36,24 +36,43 @@ pub fn mesh_ray_cast<R: Real>(
     }
     let local = ray.to_local(pose);
     let (o, d) = (local.origin, local.dir);
-    match aabb_chord(&mesh.aabb(), o, d) {
-        Some(c) if c.exit >= R::ZERO => {}
+    // The crossings are computed from a point of the line near the mesh
+    // (where the line enters the mesh's box, or the origin when that is
+    // inside it): the line's moment about an edge is the same from any of
+    // its points, and from one near the mesh its round-off is the mesh's
+    // size's, not the origin's distance's (from 57 m away, f32 moments
+    // about a 4 mm mesh's edges were noise and a ray from outside came
+    // out `Inside`).
+    let start = match aabb_chord(&mesh.aabb(), o, d) {
+        Some(c) if c.exit >= R::ZERO => c.enter.max_of(R::ZERO),
         _ => return RayCast::miss(),
-    }
+    };
+    let near = o + d * start;
+    // The first crossing, by its parameter from `near` (adding `start`
+    // would round crossings a few ulps apart together); of crossings at
+    // the same point (a line through a silhouette edge, entering and
+    // leaving there), the entering one: the line comes from outside.
     let mut first: Option<(R, Vec3<R>)> = None;
     for t in 0..mesh.triangles().len() {
         let Some([a, b, c]) = mesh.triangle(t) else {
             continue;
         };
-        if let Some((toi, n)) = crossing(a, b, c, o, d) {
-            if toi >= R::ZERO && first.is_none_or(|(best, _)| toi < best) {
-                first = Some((toi, n));
+        if let Some((from_near, n)) = crossing(a, b, c, near, d) {
+            if !(start + from_near >= R::ZERO) {
+                continue;
+            }
+            let earlier = first.is_none_or(|(best, m)| {
+                from_near < best || (from_near == best && n.dot(d) < R::ZERO && m.dot(d) > R::ZERO)
+            });
+            if earlier {
+                first = Some((from_near, n));
             }
         }
     }
-    let Some((toi, n)) = first else {
+    let Some((from_near, n)) = first else {
         return RayCast::miss();
     };
+    let toi = (start + from_near).max_of(R::ZERO);
     if n.dot(d) > R::ZERO && solid {
         return inside(ray);
     }

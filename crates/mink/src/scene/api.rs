@@ -160,7 +160,8 @@ macro_rules! scene_api {
         /// before the first step): the geometry of smallest signed
         /// distance ([`Collider::project_point`](crate::Collider::project_point):
         /// negative inside, so a geometry holding the point wins, the one
-        /// it is deepest in first), its link, the distance, the nearest
+        /// it is deepest in first; among the projections that finished,
+        /// [`Status::is_finished`](crate::query::Status::is_finished)), its link, the distance, the nearest
         /// surface point and the outward normal there. Ties go to the
         /// lower geometry index. `None` when no geometry is within
         /// `max_distance` (meters; `R::INFINITY` for no limit, a negative

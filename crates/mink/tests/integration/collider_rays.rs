@@ -14,7 +14,7 @@
 
 use mink::ray::{height_field_ray_cast, mesh_ray_cast, ray_cast, Ray, RayCast, RayStatus};
 use mink::sdf::TriMesh;
-use mink::support::{ConvexHull, HeightField, Iso3, Real, Vec3};
+use mink::support::{ConvexHull, HeightField, Iso3, Real, Support, Vec3};
 use mink::{Body, Collider, Shape};
 use mink_testkit::{for_each_real, Rng};
 
@@ -461,6 +461,89 @@ fn hull_mesh_against_gjk<R: Real>() {
     assert!(hits > 1_500, "{hits}");
 }
 for_each_real!(hull_mesh_against_gjk, hull_mesh_against_gjk);
+
+/// Small meshes (4 mm to 4 cm hulls) hit from far away (20 to 500 m,
+/// `|dir|` the distance): a ray from outside is never `Inside`, and hits
+/// where GJK's ray cast on the hull does. The crossing tests once took
+/// their moments about the ray's origin, whose distance drowned the
+/// mesh's size in f32 round-off, and a ray from 57 m away was `Inside` a
+/// 4 mm mesh (the `scene_queries` fuzz target); then, through a
+/// silhouette edge, the entering and leaving crossings 1e-9 apart rounded
+/// to one `t` and the leaving one, first in index order, was taken. f32
+/// fails at case 0 without the fixes; f64 passes either way.
+fn small_meshes_from_far_away<R: Real>() {
+    // The round-off of a ray from `far` meters, in units of `ε · far`: the
+    // origin's own coordinates, moved into the mesh's frame and along the
+    // ray, carry a few hundred of them (two casts from 69 m in f32 differ
+    // by 9e-4 m, 110 of them, at a hull's edge).
+    const ORIGIN_ULPS: f64 = 256.0;
+    let mut rng = Rng::new(0x05a1_1fa7);
+    let mut hits = 0;
+    let mut misses = Vec::new();
+    for case in 0..300 {
+        let size = [0.004, 0.01, 0.04][case % 3];
+        let hull = ConvexHull::from_points(&rng.points_in_ball::<R>(10, size)).unwrap();
+        let Ok(mesh) = TriMesh::from_hull(&hull.view()) else {
+            continue;
+        };
+        let shape: Shape<'_, R> = Shape::Hull(hull.view());
+        let pose: Iso3<R> = rng.pose(1.0);
+        for _ in 0..10 {
+            let far = rng.range_f64(20.0, 500.0);
+            let centre = pose
+                .transform_point(hull.view().interior_point())
+                .cast::<f64>();
+            let aim = centre + rng.unit_vec::<f64>() * rng.range_f64(0.0, 0.5 * size);
+            let o = aim + rng.unit_vec::<f64>() * far;
+            let ray = Ray::new(o.cast::<R>(), (aim - o).cast::<R>());
+            let m = mesh_ray_cast(&mesh.view(), &pose, &ray, R::lit(2.0), true);
+            let g = ray_cast(&Body::new(&shape, pose), &ray, R::lit(2.0), true);
+            let what = format!("case {case}: {ray:?}\n mesh {m:?}\n gjk {g:?}");
+            assert_ne!(m.status, RayStatus::Inside, "{what}");
+            if m.status == RayStatus::Hit && g.status == RayStatus::Hit {
+                hits += 1;
+                // Both within the round-off of the origin's distance.
+                let apart = (m.point - g.point).norm().to_f64();
+                assert!(apart < ORIGIN_ULPS * R::EPSILON.to_f64() * far, "{what}");
+            } else if m.is_hit() != g.is_hit() {
+                // A miss of one where the other hits: the ray passes
+                // within the origin's round-off of the hull's edge.
+                let h = if m.is_hit() { m } else { g };
+                let edge = edge_distance(&hull, &pose, h.point.cast());
+                if edge > ORIGIN_ULPS * R::EPSILON.to_f64() * far {
+                    misses.push(format!("{what}\n hit {edge} m from an edge"));
+                }
+            }
+        }
+    }
+    assert!(
+        misses.is_empty(),
+        "{} misses:\n{}",
+        misses.len(),
+        misses.join("\n")
+    );
+    assert!(hits > 2_000, "{hits}");
+}
+for_each_real!(small_meshes_from_far_away, small_meshes_from_far_away);
+
+/// The distance of the world point `p` from the nearest edge of the hull's
+/// faces at `pose`, meters (f64).
+fn edge_distance<R: Real>(hull: &ConvexHull<R>, pose: &Iso3<R>, p: Vec3<f64>) -> f64 {
+    let view = hull.view();
+    let mesh = TriMesh::from_hull(&view).unwrap();
+    let mut best = f64::INFINITY;
+    for &[a, b] in mesh.edges() {
+        let at = |i: u32| {
+            pose.transform_point(mesh.vertices()[i as usize])
+                .cast::<f64>()
+        };
+        let (a, b) = (at(a), at(b));
+        let ab = b - a;
+        let s = ((p - a).dot(ab) / ab.dot(ab)).clamp(0.0, 1.0);
+        best = best.min((a + ab * s - p).norm());
+    }
+    best
+}
 
 /// Rays through a cube mesh's face diagonals (the edge two triangles
 /// share), its edges and its corners: every one hits, none slips through.
