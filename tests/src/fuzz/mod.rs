@@ -3,10 +3,12 @@
 //! (`tests/fuzz_corpus.rs`) and the fuzz targets stay one-line wrappers.
 
 pub mod bytes;
+pub mod colliders;
 pub mod contact_manifold;
 pub mod gjk_distance;
 mod query_line;
 pub mod ray_cast;
+pub mod scene_queries;
 pub mod scene_step;
 pub mod seeds;
 pub mod shape_cast;
@@ -39,6 +41,7 @@ pub const TARGETS: &[(&str, Harness)] = &[
     ("scene_step", scene_step),
     ("ray_cast", ray_cast),
     ("shape_cast", shape_cast),
+    ("scene_queries", scene_queries),
 ];
 
 /// The `ray_cast` target: [`ray_cast::check_bytes`] in f32 and f64 — a
@@ -69,6 +72,22 @@ pub fn shape_cast(data: &[u8]) {
     }
     if let Err(e) = shape_cast::check_bytes::<f64>(data) {
         panic!("shape_cast (f64): {e}");
+    }
+}
+
+/// The `scene_queries` target: [`scene_queries::check_bytes`] in f32 and
+/// f64 — a small decoded scene (convex shapes, half-spaces, height fields
+/// and meshes on a world link and free links) placed by one step, its ray
+/// and point queries checked against a brute force over every geometry
+/// the query filter sees, and its sweep to decoded end poses checked
+/// against the umbrella's distance query sampled along the motion (a
+/// motion reported clear is clear, a hit is at the clearance).
+pub fn scene_queries(data: &[u8]) {
+    if let Err(e) = scene_queries::check_bytes::<f32>(data) {
+        panic!("scene_queries (f32): {e}");
+    }
+    if let Err(e) = scene_queries::check_bytes::<f64>(data) {
+        panic!("scene_queries (f64): {e}");
     }
 }
 

@@ -74,25 +74,86 @@ struct GeomSpec<R: Real> {
     local: Iso3<R>,
 }
 
+/// A geometry as the filters see it: its link, contact type and affinity.
+pub(super) type FilterKey = (u32, u32, u32);
+
 /// `true` when the filters keep the pair of geometries `a` and `b`, from
 /// the rules of `mink_broadphase::Filters` (geometries on fixed links count
 /// as asleep; nothing else sleeps, hibernation is off).
-fn keeps<R: Real>(f: &Filters, links: &[Link], a: &GeomSpec<R>, b: &GeomSpec<R>) -> bool {
-    let (la, lb) = (&links[a.link as usize], &links[b.link as usize]);
-    if f.same_link && a.link == b.link {
+pub(super) fn keeps(f: &Filters, links: &[Link], a: FilterKey, b: FilterKey) -> bool {
+    let ((link_a, type_a, affinity_a), (link_b, type_b, affinity_b)) = (a, b);
+    let (la, lb) = (&links[link_a as usize], &links[link_b as usize]);
+    if f.same_link && link_a == link_b {
         return false;
     }
     let child_of = |l: &Link, p: u32| l.parent != NO_PARENT && l.parent == p;
-    if f.parent_child && (child_of(la, b.link) || child_of(lb, a.link)) {
+    if f.parent_child && (child_of(la, link_b) || child_of(lb, link_a)) {
         return false;
     }
-    if f.masks && a.contype & b.conaffinity == 0 && b.contype & a.conaffinity == 0 {
+    if f.masks && type_a & affinity_b == 0 && type_b & affinity_a == 0 {
         return false;
     }
     if (f.both_fixed || f.both_asleep) && la.fixed && lb.fixed {
         return false;
     }
     true
+}
+
+impl<R: Real> GeomSpec<R> {
+    /// The geometry as the filters see it.
+    fn key(&self) -> FilterKey {
+        (self.link, self.contype, self.conaffinity)
+    }
+}
+
+/// A geometry's masks, margin and local pose, decoded after its shape: a
+/// mask byte (low nibble zero: 1/1, else two bits each), a margin byte
+/// ([`decode_margin`] of the shape's `extent`) and a local pose (identity
+/// or one within 0.5 m).
+pub(super) fn decode_mounting<R: Real>(
+    r: &mut ByteReader<'_>,
+    extent: f64,
+) -> (u32, u32, f64, Iso3<R>) {
+    let masks = r.u8();
+    let (contype, conaffinity) = if masks & 15 == 0 {
+        (1, 1)
+    } else {
+        (u32::from(masks & 3), u32::from((masks >> 2) & 3))
+    };
+    let margin = decode_margin(r, extent.max(0.02));
+    let local = if r.u8() & 1 == 0 {
+        Iso3::IDENTITY
+    } else {
+        decode_pose(r, 0.5)
+    };
+    (contype, conaffinity, margin, local)
+}
+
+/// The pair filters from one byte: each rule on unless its bit is set.
+pub(super) fn decode_filters(r: &mut ByteReader<'_>) -> Filters {
+    let fb = r.u8();
+    Filters {
+        same_link: fb & 1 == 0,
+        parent_child: fb & 2 == 0,
+        masks: fb & 4 == 0,
+        both_fixed: fb & 8 == 0,
+        both_asleep: fb & 16 == 0,
+    }
+}
+
+/// One pose per link: the identity for a fixed link, else a decoded pose
+/// within 2 m.
+pub(super) fn decode_link_poses<R: Real>(r: &mut ByteReader<'_>, links: &[Link]) -> Vec<Iso3<R>> {
+    links
+        .iter()
+        .map(|l| {
+            if l.fixed {
+                Iso3::IDENTITY
+            } else {
+                decode_pose(r, 2.0)
+            }
+        })
+        .collect()
 }
 
 /// The deepest depth of a list of depths (`-inf` for none).
@@ -128,18 +189,7 @@ pub fn check_bytes<R: Real>(data: &[u8]) -> Result<SceneOutcome, String> {
             return Ok(SceneOutcome::Refused);
         };
         let link = u32::from(r.u8()) % n_links as u32;
-        let masks = r.u8();
-        let (contype, conaffinity) = if masks & 15 == 0 {
-            (1, 1)
-        } else {
-            (u32::from(masks & 3), u32::from((masks >> 2) & 3))
-        };
-        let margin = decode_margin(&mut r, shape.extent().max(0.02));
-        let local = if r.u8() & 1 == 0 {
-            Iso3::IDENTITY
-        } else {
-            decode_pose(&mut r, 0.5)
-        };
+        let (contype, conaffinity, margin, local) = decode_mounting(&mut r, shape.extent());
         specs.push(GeomSpec {
             shape,
             link,
@@ -163,14 +213,7 @@ pub fn check_bytes<R: Real>(data: &[u8]) -> Result<SceneOutcome, String> {
                 .with_margin(R::lit(g.margin))
         })
         .collect();
-    let fb = r.u8();
-    let filters = Filters {
-        same_link: fb & 1 == 0,
-        parent_child: fb & 2 == 0,
-        masks: fb & 4 == 0,
-        both_fixed: fb & 8 == 0,
-        both_asleep: fb & 16 == 0,
-    };
+    let filters = decode_filters(&mut r);
     let sb = r.u8();
     let mut config = SceneConfig::new();
     config.filters = filters;
@@ -185,16 +228,7 @@ pub fn check_bytes<R: Real>(data: &[u8]) -> Result<SceneOutcome, String> {
     let mut scene = SceneBuf::new(desc, config).map_err(|e| format!("SceneBuf::new: {e}"))?;
     let steps = 1 + usize::from(r.u8()) % MAX_STEPS;
     let velocities = vec![R::ZERO; dofs as usize];
-    let mut poses: Vec<Iso3<R>> = links
-        .iter()
-        .map(|l| {
-            if l.fixed {
-                Iso3::IDENTITY
-            } else {
-                decode_pose(&mut r, 2.0)
-            }
-        })
-        .collect();
+    let mut poses: Vec<Iso3<R>> = decode_link_poses(&mut r, &links);
     let extent = specs
         .iter()
         .map(|g| g.shape.extent() + g.margin + g.local.translation.cast::<f64>().norm())
@@ -253,7 +287,7 @@ pub fn check_bytes<R: Real>(data: &[u8]) -> Result<SceneOutcome, String> {
             for j in i + 1..specs.len() {
                 let key = (i as u32, j as u32);
                 let scene_pts = got.remove(&key).unwrap_or_default();
-                if !keeps(&filters, &links, &specs[i], &specs[j]) {
+                if !keeps(&filters, &links, specs[i].key(), specs[j].key()) {
                     if !scene_pts.is_empty() {
                         return Err(format!(
                             "step {step}: pair {key:?} is filtered out but has contacts"
