@@ -578,6 +578,61 @@ fn rays_through_shared_edges_hit<R: Real>() {
 }
 for_each_real!(rays_through_shared_edges_hit, rays_through_shared_edges_hit);
 
+/// Rays run along an edge of a convex mesh from up to 50 m away: the line
+/// lies in the planes of the two triangles sharing the edge, where their
+/// plane crossing is round-off over round-off. The ray as rounded may
+/// graze the hull anywhere along the edge (or miss it), so a hit must be
+/// on the edge, within the round-off of the origin's distance; from one
+/// such ray the f32 cast once answered a point 1.3 m before the mesh's
+/// box.
+fn rays_along_edges_hit_the_edge<R: Real>() {
+    const ORIGIN_ULPS: f64 = 256.0;
+    let mut rng = Rng::new(0x0ed9_e5a1);
+    let (mut hits, mut rays) = (0, 0);
+    for case in 0..200 {
+        let size = rng.range_f64(0.05, 2.0);
+        let hull = ConvexHull::from_points(&rng.points_in_ball::<R>(8, size)).unwrap();
+        let Ok(mesh) = TriMesh::from_hull(&hull.view()) else {
+            continue;
+        };
+        let pose: Iso3<R> = rng.pose(2.0);
+        let at = |i: u32| {
+            pose.transform_point(mesh.vertices()[i as usize])
+                .cast::<f64>()
+        };
+        for &[i, j] in mesh.edges() {
+            let (a, b) = if rng.below(2) == 0 {
+                (at(i), at(j))
+            } else {
+                (at(j), at(i))
+            };
+            let along = (b - a).normalize_or(Vec3::X);
+            let far = rng.range_f64(0.5, 50.0);
+            let o = a - along * far;
+            let scale = rng.range_f64(0.1, 40.0);
+            let ray = Ray::new(o.cast::<R>(), (along * scale).cast::<R>());
+            let hit = mesh_ray_cast(&mesh.view(), &pose, &ray, R::INFINITY, false);
+            rays += 1;
+            if !hit.is_hit() {
+                continue;
+            }
+            hits += 1;
+            // The line's round-off: the origin's coordinates and the
+            // direction's, carried `far` along the ray.
+            let tol = ORIGIN_ULPS * R::EPSILON.to_f64() * (o.norm() + far + size);
+            let what = format!("case {case}: edge {a:?} to {b:?}, {ray:?}: {hit:?}");
+            assert_eq!(hit.status, RayStatus::Hit, "{what}");
+            let ab = b - a;
+            let s = ((hit.point.cast::<f64>() - a).dot(ab) / ab.dot(ab)).clamp(0.0, 1.0);
+            let off = (a + ab * s - hit.point.cast::<f64>()).norm();
+            assert!(off < tol, "{what}: {off} m off the edge");
+        }
+    }
+    // The rounded line grazes the hull: it hits or misses about as often.
+    assert!(hits * 4 > rays, "{hits} of {rays}");
+}
+for_each_real!(rays_along_edges_hit_the_edge, rays_along_edges_hit_the_edge);
+
 /// Bad input never panics: non-finite poses and rays, negative `max_toi`.
 #[test]
 fn bad_input_is_refused() {
