@@ -34,6 +34,8 @@ mod ellipsoid;
 mod half_space;
 mod height_field;
 mod mesh;
+mod orient;
+
 pub(crate) mod routine;
 mod sphere;
 mod terrain_prism;

@@ -578,6 +578,63 @@ fn rays_through_shared_edges_hit<R: Real>() {
 }
 for_each_real!(rays_through_shared_edges_hit, rays_through_shared_edges_hit);
 
+/// Rays aimed exactly at a vertex of a hull's mesh, from outside and from
+/// inside, solid or not, against GJK's cast on the hull: the same side
+/// (never `Inside` from outside: the triangles around a vertex crossed a
+/// few ulps apart in the wrong order once made a ray that touched a
+/// silhouette vertex from 0.4 m away `Inside`), and the same hit but for
+/// a graze of the vertex itself.
+fn rays_through_vertices_against_gjk<R: Real>() {
+    let mut rng = Rng::new(0x7e47_1ce5);
+    let t = if R::MANTISSA_BITS > 30 { 1e-6 } else { 2e-3 };
+    let (mut hits, mut grazes, mut rays) = (0, 0, 0);
+    for case in 0..200 {
+        let hull = ConvexHull::from_points(&rng.points_in_ball::<R>(16, 0.8)).unwrap();
+        let mesh = TriMesh::from_hull(&hull.view()).unwrap();
+        let shape: Shape<'_, R> = Shape::Hull(hull.view());
+        let pose: Iso3<R> = rng.pose(1.0);
+        for &v in mesh.vertices() {
+            let vertex = pose.transform_point(v).cast::<f64>();
+            let centre = pose.translation.cast::<f64>();
+            // From anywhere around (outside mostly), or from inside.
+            let o = if rng.chance(0.8) {
+                vertex + rng.unit_vec::<f64>() * rng.range_f64(0.05, 2.0)
+            } else {
+                centre + (vertex - centre) * rng.range_f64(0.0, 0.9)
+            };
+            let ray = Ray::new(o.cast::<R>(), (vertex - o).cast::<R>());
+            let solid = rng.chance(0.5);
+            let m = mesh_ray_cast(&mesh.view(), &pose, &ray, R::lit(10.0), solid);
+            let g = ray_cast(&Body::new(&shape, pose), &ray, R::lit(10.0), solid);
+            rays += 1;
+            let what = format!("case {case}: {ray:?} solid {solid}\n mesh {m:?}\n gjk {g:?}");
+            if m.status != g.status {
+                // Only a touch of the vertex (toi 1): the hit at it.
+                let h = if m.is_hit() { m } else { g };
+                assert!(
+                    h.status == RayStatus::Hit
+                        && (h.point.cast::<f64>() - vertex).norm() < 10.0 * t,
+                    "{what}"
+                );
+                grazes += 1;
+                continue;
+            }
+            if m.status == RayStatus::Hit {
+                hits += 1;
+                assert!((m.toi - g.toi).abs().to_f64() < t, "{what}");
+            }
+        }
+    }
+    assert!(
+        hits > rays / 3 && grazes < rays / 2,
+        "{hits} hits, {grazes} grazes of {rays}"
+    );
+}
+for_each_real!(
+    rays_through_vertices_against_gjk,
+    rays_through_vertices_against_gjk
+);
+
 /// Rays run along an edge of a convex mesh from up to 50 m away: the line
 /// lies in the planes of the two triangles sharing the edge, where their
 /// plane crossing is round-off over round-off. The ray as rounded may
