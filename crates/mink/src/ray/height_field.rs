@@ -1,10 +1,10 @@
 //! How a ray meets a height field: the terrain is the union of its cells'
 //! prisms, so the ray walks the cells under its path, one cell's width of
 //! its horizontal run at a time, and casts against each cell's two prisms
-//! in closed form ([`prism_chord`]).
+//! in closed form ([`cell_chord`]: the walls between cells are not surface).
 
-use super::chord::{aabb_chord, inside, Chord};
-use super::terrain_prism::prism_chord;
+use super::chord::{aabb_chord, inside};
+use super::terrain_prism::{cell_chord, CellChord};
 use mink_gjk::{Ray, RayCast, RayStatus};
 use mink_support::{Aabb, HeightField, Iso3, Real, Vec3};
 
@@ -107,6 +107,8 @@ struct Walk<'f, 'h, R> {
     /// Round-off in `t` where prisms meet, and its length in meters.
     seam: R,
     pad: R,
+    /// The grid's footprint: min x, min y, max x, max y (field frame).
+    footprint: [R; 4],
 }
 
 impl<'f, 'h, R: Real> Walk<'f, 'h, R> {
@@ -136,6 +138,7 @@ impl<'f, 'h, R: Real> Walk<'f, 'h, R> {
             step,
             seam: pad / d.norm(),
             pad,
+            footprint: [bounds.min.x, bounds.min.y, bounds.max.x, bounds.max.y],
         }
     }
 
@@ -158,7 +161,7 @@ impl<'f, 'h, R: Real> Walk<'f, 'h, R> {
 
     /// Calls `visit` with the chord of every prism of the cells under the
     /// piece `[ta, tb]` of the ray that the ray's line meets.
-    fn chords(&self, (ta, tb): (R, R), mut visit: impl FnMut(Chord<R>)) {
+    fn chords(&self, (ta, tb): (R, R), mut visit: impl FnMut(CellChord<R>)) {
         let (pa, pb) = (self.o + self.d * ta, self.o + self.d * tb);
         let pad = Vec3::splat(self.pad);
         let probe = Aabb::new(pa.min(pb) - pad, pa.max(pb) + pad);
@@ -169,7 +172,7 @@ impl<'f, 'h, R: Real> Walk<'f, 'h, R> {
                     continue;
                 };
                 for prism in &prisms {
-                    if let Some(c) = prism_chord(prism, self.o, self.d) {
+                    if let Some(c) = cell_chord(prism, Some(self.footprint), self.o, self.d) {
                         visit(c);
                     }
                 }
@@ -180,30 +183,34 @@ impl<'f, 'h, R: Real> Walk<'f, 'h, R> {
     /// The first entry into a prism at `t` in `[start, max_toi]`, or
     /// `Inside` when a prism holds the origin.
     fn first_entry(&self, max_toi: R) -> First<R> {
-        let mut best: Option<(R, Vec3<R>)> = None;
+        let mut best: Option<(R, Vec3<R>, bool)> = None;
         for piece in self.pieces(self.start, max_toi) {
             let mut inside = false;
             self.chords(piece, |c| {
-                if !(c.exit >= R::ZERO) {
+                let chord = c.chord;
+                if !(chord.exit >= R::ZERO) {
                     return;
                 }
-                if c.enter <= R::ZERO {
+                if chord.enter <= R::ZERO {
                     inside = true;
-                } else if best.is_none_or(|(t, _)| c.enter < t) {
-                    best = Some((c.enter, c.enter_normal.at(self.o, self.d, c.enter)));
+                } else if best.is_none_or(|(t, _, _)| chord.enter < t) {
+                    let n = chord.enter_normal.at(self.o, self.d, chord.enter);
+                    best = Some((chord.enter, n, c.enters_inner));
                 }
             });
             if inside {
                 return First::Inside;
             }
             // Prisms of later pieces lie past this one's end.
-            if let Some((t, n)) = best {
+            if let Some((t, n, inner)) = best {
                 if t <= piece.1 {
-                    return First::Enters(t, n);
+                    return First::Enters(t, self.surface_normal(t, n, inner, -R::ONE));
                 }
             }
         }
-        best.map_or(First::Nothing, |(t, n)| First::Enters(t, n))
+        best.map_or(First::Nothing, |(t, n, inner)| {
+            First::Enters(t, self.surface_normal(t, n, inner, -R::ONE))
+        })
     }
 
     /// From an origin inside the terrain: where the ray leaves it, and the
@@ -211,6 +218,7 @@ impl<'f, 'h, R: Real> Walk<'f, 'h, R> {
     /// shared sides (within the seam's round-off).
     fn exit(&self) -> Option<(R, Vec3<R>)> {
         let mut out = (R::ZERO, Vec3::ZERO);
+        let mut inner = false;
         for piece in self.pieces(R::ZERO, R::INFINITY) {
             if out.0 > piece.1 {
                 continue;
@@ -218,8 +226,10 @@ impl<'f, 'h, R: Real> Walk<'f, 'h, R> {
             loop {
                 let before = out.0;
                 self.chords(piece, |c| {
-                    if c.enter <= out.0 + self.seam && c.exit > out.0 {
-                        out = (c.exit, c.exit_normal.at(self.o, self.d, c.exit));
+                    let chord = c.chord;
+                    if chord.enter <= out.0 + self.seam && chord.exit > out.0 {
+                        out = (chord.exit, chord.exit_normal.at(self.o, self.d, chord.exit));
+                        inner = c.exits_inner;
                     }
                 });
                 if !(out.0 > before) {
@@ -230,6 +240,73 @@ impl<'f, 'h, R: Real> Walk<'f, 'h, R> {
                 break;
             }
         }
-        (out.0 > R::ZERO || out.1 != Vec3::ZERO).then_some(out)
+        let (t, n) = out;
+        (t > R::ZERO || n != Vec3::ZERO).then(|| (t, self.surface_normal(t, n, inner, R::ONE)))
     }
+
+    /// The terrain's outward normal where the ray meets its surface at
+    /// `t`, found through the face `n` of a prism: `n` itself, unless that
+    /// face is a wall between two cells (`inner`: the ray crossed it by
+    /// round-off at an edge it shares with the surface, such as the foot
+    /// of an inner wall on the grid's outer wall, or a column of several
+    /// cells' corners). Then the surface face through the point within the
+    /// round-off, met in the direction `sign` (negative: entering): an
+    /// outer wall, the base, or the top triangle above the point; `n` when
+    /// there is none.
+    fn surface_normal(&self, t: R, n: Vec3<R>, inner: bool, sign: R) -> Vec3<R> {
+        if !inner {
+            return n;
+        }
+        let p = self.o + self.d * t;
+        let near = R::lit(4.0) * self.pad;
+        let [x0, y0, x1, y1] = self.footprint;
+        let base = self.field.base();
+        let flat = [
+            (p.x - x0, -Vec3::X),
+            (x1 - p.x, Vec3::X),
+            (p.y - y0, -Vec3::Y),
+            (y1 - p.y, Vec3::Y),
+            (p.z - base, -Vec3::Z),
+        ];
+        let faces_the_ray = |m: Vec3<R>| m.dot(self.d) * sign > R::ZERO;
+        if let Some(&(_, m)) = flat
+            .iter()
+            .find(|&&(gap, m)| gap.abs() <= near && faces_the_ray(m))
+        {
+            return m;
+        }
+        // The top triangle over the point, if the point is on it.
+        let probe = Aabb::new(p - Vec3::splat(near), p + Vec3::splat(near));
+        let (columns, rows) = self.field.cell_range(&probe);
+        for j in rows {
+            for i in columns.clone() {
+                for prism in self.field.cell_prisms(i, j).into_iter().flatten() {
+                    let [a, b, c] = prism.top();
+                    let up = (b - a).cross(c - a).normalize_or(Vec3::Z);
+                    let up = if up.z < R::ZERO { -up } else { up };
+                    if over([a, b, c], p, near) && up.dot(p - a).abs() <= near && faces_the_ray(up)
+                    {
+                        return up;
+                    }
+                }
+            }
+        }
+        n
+    }
+}
+
+/// `true` when the point `p` lies over the triangle `t` (seen from above,
+/// either winding), within `near` meters of it.
+fn over<R: Real>(t: [Vec3<R>; 3], p: Vec3<R>, near: R) -> bool {
+    let side = |a: Vec3<R>, b: Vec3<R>| {
+        let (ex, ey) = (b.x - a.x, b.y - a.y);
+        (
+            ex * (p.y - a.y) - ey * (p.x - a.x),
+            (ex * ex + ey * ey).sqrt(),
+        )
+    };
+    let sides = [side(t[0], t[1]), side(t[1], t[2]), side(t[2], t[0])];
+    let area = (t[1].x - t[0].x) * (t[2].y - t[0].y) - (t[1].y - t[0].y) * (t[2].x - t[0].x);
+    let sign = if area < R::ZERO { -R::ONE } else { R::ONE };
+    sides.iter().all(|&(s, len)| s * sign >= -near * len)
 }

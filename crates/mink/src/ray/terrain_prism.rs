@@ -18,6 +18,31 @@ pub(crate) fn prism_chord<R: Real>(
     o: Vec3<R>,
     d: Vec3<R>,
 ) -> Option<Chord<R>> {
+    cell_chord(prism, None, o, d).map(|c| c.chord)
+}
+
+/// A height-field cell's chord ([`cell_chord`]) and whether it enters and
+/// leaves through walls shared with a neighbouring cell (not surface).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CellChord<R> {
+    pub chord: Chord<R>,
+    pub enters_inner: bool,
+    pub exits_inner: bool,
+}
+
+/// [`prism_chord`] for a prism that is a cell of a height field whose
+/// footprint is `footprint` (its `min` and `max` corners, x and y; the
+/// cell's vertices share their coordinates bit for bit), saying whether
+/// the line enters and leaves through a side that is not the terrain's
+/// surface (shared with a neighbouring cell: not on the footprint's
+/// boundary). `None` for the footprint is a prism on its own, all of
+/// whose faces are surface.
+pub(crate) fn cell_chord<R: Real>(
+    prism: &TerrainPrism<R>,
+    footprint: Option<[R; 4]>,
+    o: Vec3<R>,
+    d: Vec3<R>,
+) -> Option<CellChord<R>> {
     // Counter-clockwise seen from above (a height field's cells are; a
     // prism built by hand may not be).
     let mut t = prism.top();
@@ -29,15 +54,43 @@ pub(crate) fn prism_chord<R: Real>(
     // Round-off of a point's plane distance at this scene's scale.
     let scale = o.norm() + t[0].norm() + (t[1] - t[0]).norm() + (t[2] - t[0]).norm();
     let slack = R::lit(64.0) * R::EPSILON * (scale + prism.base().abs());
-    let face = |n: Vec3<R>, at: Vec3<R>| face_chord(n, n.dot(at), o, d, slack);
-    let mut chord = face(up, t[0])?;
-    for k in 0..3 {
+    // The five faces: unit outward normal, offset, and whether the face
+    // is a side shared with a neighbouring cell.
+    let side = |k: usize| {
         let (p, q) = (t[k], t[(k + 1) % 3]);
-        let (ex, ey) = (q.x - p.x, q.y - p.y);
-        let out = Vec3::new(ey, -ex, R::ZERO).normalize_or(Vec3::X);
-        chord = chord.and(face(out, p)?)?;
+        let out = Vec3::new(q.y - p.y, p.x - q.x, R::ZERO).normalize_or(Vec3::X);
+        (out, out.dot(p), footprint.is_some_and(|f| !on_rim(p, q, f)))
+    };
+    let faces = [
+        (up, up.dot(t[0]), false),
+        side(0),
+        side(1),
+        side(2),
+        (-Vec3::Z, -prism.base(), false),
+    ];
+    let (mut enters, mut exits) = (0, 0);
+    let mut chord = face_chord(faces[0].0, faces[0].1, o, d, slack)?;
+    for (k, &(n, offset, _)) in faces.iter().enumerate().skip(1) {
+        let c = face_chord(n, offset, o, d, slack)?;
+        if c.enter > chord.enter {
+            enters = k;
+        }
+        if c.exit < chord.exit {
+            exits = k;
+        }
+        chord = chord.and(c)?;
     }
-    chord.and(face(-Vec3::Z, Vec3::new(R::ZERO, R::ZERO, prism.base()))?)
+    Some(CellChord {
+        chord,
+        enters_inner: faces[enters].2,
+        exits_inner: faces[exits].2,
+    })
+}
+
+/// `true` when the side from `p` to `q` lies on the boundary of the
+/// footprint `[min x, min y, max x, max y]`.
+fn on_rim<R: Real>(p: Vec3<R>, q: Vec3<R>, [x0, y0, x1, y1]: [R; 4]) -> bool {
+    (p.x == q.x && (p.x == x0 || p.x == x1)) || (p.y == q.y && (p.y == y0 || p.y == y1))
 }
 
 /// [`plane_chord`] for one face of the prism (`n` its unit outward

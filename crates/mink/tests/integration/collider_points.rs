@@ -119,16 +119,8 @@ fn height_fields_against_brute_force<R: Real>() {
     let (mut inside, mut outside) = (0, 0);
     for case in 0..200 {
         let terrain = Terrain::random(&mut rng);
-        let heights: Vec<R> = terrain.heights.iter().map(|&h| R::lit(h)).collect();
-        let field = HeightField::new(
-            &heights,
-            terrain.nx,
-            terrain.ny,
-            R::lit(terrain.dx),
-            R::lit(terrain.dy),
-            R::lit(terrain.thickness),
-        )
-        .unwrap();
+        let heights = terrain.heights_in::<R>();
+        let field = terrain.field(&heights);
         let boundary = terrain.boundary();
         let pose: Iso3<R> = rng.pose(1.0);
         let pose64 = pose.cast::<f64>();

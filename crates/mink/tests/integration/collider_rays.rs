@@ -52,6 +52,24 @@ impl Terrain {
         }
     }
 
+    /// The heights in scalar `R`, for [`Terrain::field`].
+    pub(crate) fn heights_in<R: Real>(&self) -> Vec<R> {
+        self.heights.iter().map(|&h| R::lit(h)).collect()
+    }
+
+    /// The height field over `heights` (from [`Terrain::heights_in`]).
+    pub(crate) fn field<'h, R: Real>(&self, heights: &'h [R]) -> HeightField<'h, R> {
+        HeightField::new(
+            heights,
+            self.nx,
+            self.ny,
+            R::lit(self.dx),
+            R::lit(self.dy),
+            R::lit(self.thickness),
+        )
+        .unwrap()
+    }
+
     pub(crate) fn h(&self, i: usize, j: usize) -> f64 {
         self.heights[j * self.nx + i]
     }
@@ -96,16 +114,8 @@ fn height_fields_against_a_march<R: Real>() {
     let (mut hits, mut exits, mut misses, mut inside) = (0, 0, 0, 0);
     for case in 0..400 {
         let terrain = Terrain::random(&mut rng);
-        let heights: Vec<R> = terrain.heights.iter().map(|&h| R::lit(h)).collect();
-        let field = HeightField::new(
-            &heights,
-            terrain.nx,
-            terrain.ny,
-            R::lit(terrain.dx),
-            R::lit(terrain.dy),
-            R::lit(terrain.thickness),
-        )
-        .unwrap();
+        let heights = terrain.heights_in::<R>();
+        let field = terrain.field(&heights);
         let pose: Iso3<R> = rng.pose(1.0);
         let pose64 = pose.cast::<f64>();
         let centre = Vec3::new(
@@ -198,6 +208,79 @@ fn height_fields_against_a_march<R: Real>() {
     );
 }
 for_each_real!(height_fields_against_a_march, height_fields_against_a_march);
+
+/// Rays into and out of a height field's outer walls exactly where a wall
+/// between two cells meets them (a seam column): the terrain's surface
+/// there is the outer wall, so the hit's normal is the wall's, never the
+/// inner wall's (which the ray crosses at the same point by round-off).
+fn rays_through_wall_seams_report_the_wall<R: Real>() {
+    let mut rng = Rng::new(0x05ea_3c01);
+    let t = tol::<R>() * 10.0;
+    let mut checked = 0;
+    for case in 0..150 {
+        let terrain = Terrain::random(&mut rng);
+        let heights = terrain.heights_in::<R>();
+        let field = terrain.field(&heights);
+        let pose: Iso3<R> = rng.pose(1.0);
+        let pose64 = pose.cast::<f64>();
+        let (w, l) = (
+            field.sample_x(terrain.nx - 1).to_f64(),
+            field.sample_y(terrain.ny - 1).to_f64(),
+        );
+        let base = field.base().to_f64();
+        // Seam columns on each outer wall: (point on the wall at the seam,
+        // the wall's outward normal), field frame.
+        let mut seams = Vec::new();
+        for i in 1..terrain.nx - 1 {
+            let x = field.sample_x(i).to_f64();
+            seams.push((Vec3::new(x, 0.0, 0.0), -Vec3::Y));
+            seams.push((Vec3::new(x, l, 0.0), Vec3::Y));
+        }
+        for j in 1..terrain.ny - 1 {
+            let y = field.sample_y(j).to_f64();
+            seams.push((Vec3::new(0.0, y, 0.0), -Vec3::X));
+            seams.push((Vec3::new(w, y, 0.0), Vec3::X));
+        }
+        // Below every sample, so that a short run inside stays inside.
+        let low = terrain
+            .heights
+            .iter()
+            .cloned()
+            .fold(f64::INFINITY, f64::min);
+        for (foot, n) in seams {
+            let aim = foot + Vec3::Z * rng.range_f64(base + 0.05, low - 0.05);
+            // Tilted out of the wall's plane and along it.
+            let along = Vec3::Z.cross(n);
+            let v = n + along * rng.range_f64(-1.5, 1.5) + Vec3::Z * rng.range_f64(-0.5, 0.5);
+            let entering = rng.chance(0.5);
+            let (o, dir) = if entering {
+                (aim + v * rng.range_f64(0.2, 2.0), -v)
+            } else {
+                // From just inside, out through the seam.
+                (aim - v * 0.02, v)
+            };
+            let world_o = pose64.transform_point(o);
+            let ray = Ray::new(
+                world_o.cast::<R>(),
+                pose64.rotation.mul_vec(dir).cast::<R>(),
+            );
+            let hit = height_field_ray_cast(&field, &pose, &ray, R::lit(1e3), false);
+            let expect = (aim - o).norm() / dir.norm();
+            let what =
+                format!("case {case}: entering {entering}, seam at {aim:?} wall {n:?}: {hit:?}");
+            assert_eq!(hit.status, RayStatus::Hit, "{what}");
+            assert!((hit.toi.to_f64() - expect).abs() < t, "{what}");
+            let want = pose64.rotation.mul_vec(n);
+            assert!((hit.normal.cast::<f64>() - want).norm() < 1e-3, "{what}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 500, "{checked}");
+}
+for_each_real!(
+    rays_through_wall_seams_report_the_wall,
+    rays_through_wall_seams_report_the_wall
+);
 
 /// A flat terrain, tilted: the hit is the plane's, by closed form.
 fn flat_height_field<R: Real>() {
