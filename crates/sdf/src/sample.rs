@@ -59,8 +59,17 @@ impl<'f, 'a, R: Real> Pass<'f, 'a, R> {
     }
 
     /// A contact at `q` (field frame) with the field's answer `(d, g)`.
+    ///
+    /// Where the gradient vanishes (deep inside, on the field's medial
+    /// axis: the centre of a box-like mesh), the contact points away from
+    /// the centre of the field's box (`+z` at the centre itself): a point
+    /// that deep is in contact, whichever way it is pushed out.
     fn contact(&self, q: Vec3<R>, d: R, g: Vec3<R>) -> Option<Contact<R>> {
-        let n = self.dst_pose.rotation.mul_vec(g.try_normalize()?);
+        let away = || (q - self.field.aabb().center()).normalize_or(Vec3::Z);
+        let n = self
+            .dst_pose
+            .rotation
+            .mul_vec(g.try_normalize().unwrap_or_else(away));
         let p = self.dst_pose.transform_point(q);
         let surface = p - n * d;
         Some(match self.side {

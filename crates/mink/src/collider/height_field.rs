@@ -33,7 +33,10 @@
 //!    side (on that plane) lies over the triangle's footprint, so on the
 //!    triangle; a point whose terrain side lands under a neighbour's
 //!    surface (the shape is sunk beneath a valley's crease, which each
-//!    face's plane misses) is pushed out to the nearest point of the top
+//!    face's plane misses), off the grid, or over a lower neighbour while
+//!    the shape's deepest point itself lies under this triangle (sunk
+//!    under a steep top, whose tilted normal carries the plane point past
+//!    the triangle's side) is pushed out to the nearest point of the top
 //!    triangle instead, normal the way there when it points up out of the
 //!    top. A sunk shape is thus pushed up, never sideways through the
 //!    terrain. Contacts that failed rule 1 but whose terrain point lies on
@@ -66,6 +69,10 @@ use mink_support::{Aabb, HalfSpace, HeightField, Iso3, Real, Support, TerrainPri
 /// uses this fraction of the smaller of the cell side and the shape's size.
 /// It absorbs the rounding of the convex pair's answer (f32 included).
 pub const HEIGHT_FIELD_TOLERANCE: f64 = 1e-3;
+
+/// The least tolerance, in units of `R::EPSILON` times the pair's scale
+/// (the shape's size and margin, the poses' distance from the origin).
+const ROUNDING_ULPS: f64 = 256.0;
 
 /// Sizes the tolerances of one pair are made of (meters).
 #[derive(Clone, Copy, Debug)]
@@ -112,9 +119,15 @@ where
     let cell = field.dx().min_of(field.dy());
     let size = (bounds.max - bounds.min).max_element();
     let fraction = R::lit(HEIGHT_FIELD_TOLERANCE);
+    // Never below the round-off of the pair's answer: positions and
+    // normals carry that of the shape's size, its margin and the poses'
+    // distance from the origin (in f32 a 2 m cone on a 1 cm terrain).
+    let scale =
+        size + params.margin + pose_shape.translation.norm() + pose_field.translation.norm();
+    let rounding = R::lit(ROUNDING_ULPS) * R::EPSILON * scale;
     let tol = Tolerances {
-        length: cell * fraction,
-        merge: cell.min_of(size) * fraction,
+        length: (cell * fraction).max_of(rounding),
+        merge: (cell.min_of(size) * fraction).max_of(rounding),
     };
     let mut set = ContactSet::new(tol.merge);
     let mut spare = ContactSet::new(tol.merge);
@@ -180,6 +193,8 @@ fn prism_contacts<R: Real, U: Support<R>>(
     let inside = |p: Vec3<R>| over_footprint(prism, p, R::ZERO) && below_top(prism, p, R::ZERO);
     let mut sunk = inside(centre);
     let inflation = body.shape.inflation() + body.margin;
+    let bounds = prism.local_aabb();
+    let prism_size = bounds.max.distance(bounds.min);
     for c in manifold.as_slice() {
         // The terrain's side of the contact, in the field's frame.
         let q = pose_field.inverse_transform_point(c.position + c.normal * (c.depth * R::HALF));
@@ -201,7 +216,10 @@ fn prism_contacts<R: Real, U: Support<R>>(
             let p = pose_field.inverse_transform_point(c.position - c.normal * (c.depth * R::HALF));
             let core = p + n * inflation;
             let under = surface_height(field, core, tol).is_some_and(|h| core.z < h);
-            sunk = sunk || (c.depth > R::ZERO && under);
+            // Or an overlap deeper than the prism is wide: the shape has
+            // swallowed the prism (a shape a hundred times a cell's size),
+            // and its core point is far off the grid.
+            sunk = sunk || (c.depth > R::ZERO && under) || c.depth > prism_size;
         }
     }
     if rejected && !kept && sunk {
@@ -317,12 +335,19 @@ fn deep_fallback<R: Real, U: Support<R>>(
             continue;
         }
         // Over a neighbour whose surface there is not above the plane (a
-        // flat or ridged border), the neighbour reports the point itself.
-        let beneath = surface_height(field, q, tol).is_some_and(|h| h > q.z + tol.length);
-        if !(c.depth > R::ZERO && beneath) {
+        // flat or ridged border), the neighbour reports the point itself;
+        // off the grid (a shape sunk near the edge of a steep cell, whose
+        // deepest point the tilted normal carries past the grid's side)
+        // no other prism does.
+        let beneath = surface_height(field, q, tol).is_none_or(|h| h > q.z + tol.length);
+        // The shape's deepest point under this triangle itself: sunk here
+        // (the steep top's normal carried its plane point over a lower
+        // neighbour, which the shape does not reach), so pushed out here.
+        let p = pose_field.inverse_transform_point(c.position - c.normal * (c.depth * R::HALF));
+        let sunk_here = over_footprint(prism, p, tol.length);
+        if !(c.depth > R::ZERO && (beneath || sunk_here)) {
             continue;
         }
-        let p = pose_field.inverse_transform_point(c.position - c.normal * (c.depth * R::HALF));
         let edge = nearest_on_edges(prism.top(), q);
         let out = edge - p;
         let depth = out.norm();

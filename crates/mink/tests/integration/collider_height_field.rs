@@ -522,3 +522,69 @@ fn small_balls_near_vertices<R: Real>() {
     assert!(cases > 800, "{cases} cases");
 }
 for_each_real!(small_balls_near_vertices, small_balls_near_vertices);
+
+/// A shape overlapping the terrain gets contacts, however it overlaps:
+/// sunk whole into a steep terrain near the grid's side (where the
+/// deepest point along a steep top's normal lies off the grid), or
+/// swallowing the whole terrain (a ball 5 to 50 times the terrain's
+/// size, which once got no contact: every prism's answer left through a
+/// wall between cells and the ball's box centre was off the grid). Each
+/// contact pushes the shape out (positive depth).
+fn sunk_and_swallowing_shapes_get_contacts<R: Real>() {
+    let mut rng = Rng::new(0x5a11_0fed);
+    let pose_f = field_pose::<R>();
+    let (mut sunk, mut swallowing) = (0, 0);
+    for case in 0..300 {
+        let (nx, ny) = (2 + rng.below(3), 2 + rng.below(3));
+        let (dx, dy) = (rng.range_f64(0.2, 0.8), rng.range_f64(0.2, 0.8));
+        let heights: Vec<R> = (0..nx * ny)
+            .map(|_| R::lit(rng.range_f64(-1.0, 1.0)))
+            .collect();
+        let thickness = 1.0;
+        let field =
+            HeightField::new(&heights, nx, ny, R::lit(dx), R::lit(dy), R::lit(thickness)).unwrap();
+        let (w, l) = ((nx - 1) as f64 * dx, (ny - 1) as f64 * dy);
+        let base = field.base().to_f64();
+        let size = (w * w + l * l + 4.0).sqrt();
+        let (centre, radius) = if rng.chance(0.5) {
+            // Sunk: a small ball inside the solid below every sample, near
+            // a side of the grid.
+            let r = 0.05 * dx.min(dy);
+            let x = if rng.chance(0.5) {
+                2.0 * r
+            } else {
+                w - 2.0 * r
+            };
+            let y = rng.range_f64(2.0 * r, l - 2.0 * r);
+            let low = heights
+                .iter()
+                .map(|&h| h.to_f64())
+                .fold(f64::INFINITY, f64::min);
+            let z = rng.range_f64(base + 2.0 * r, low - 2.0 * r);
+            sunk += 1;
+            (Vec3::new(x, y, z), r)
+        } else {
+            // Swallowing: a ball around the whole terrain.
+            let r = size * rng.range_f64(5.0, 50.0);
+            let off = rng.unit_vec::<f64>() * rng.range_f64(0.0, 0.5 * r);
+            swallowing += 1;
+            (Vec3::new(0.5 * w, 0.5 * l, 0.0) + off, r)
+        };
+        let pose_s =
+            Iso3::from_translation(pose_f.cast::<f64>().transform_point(centre).cast::<R>());
+        let ball = Sphere::new(R::lit(radius)).unwrap();
+        let cs = contacts(&field, &pose_f, ball, &pose_s, 0.0, 4);
+        assert!(
+            !cs.is_empty(),
+            "case {case}: ball r {radius} at {centre:?} (field frame)"
+        );
+        for c in &cs {
+            assert!(c.depth > R::ZERO, "case {case}: {c:?}");
+        }
+    }
+    assert!(sunk > 100 && swallowing > 100);
+}
+for_each_real!(
+    sunk_and_swallowing_shapes_get_contacts,
+    sunk_and_swallowing_shapes_get_contacts
+);

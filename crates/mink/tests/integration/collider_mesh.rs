@@ -687,3 +687,50 @@ fn deep_boxes_match_sat<R: Real>() {
     );
 }
 for_each_real!(deep_boxes_match_sat, deep_boxes_match_sat);
+
+/// A small ball deep inside a box mesh, at and around its centre, where
+/// the field's gradient vanishes (its samples are symmetric about the
+/// centre): in contact, pushed out. It once got no contact at all, the
+/// contact's normal being taken from a zero gradient.
+fn ball_at_the_centre_of_a_box_mesh<R: Real>() {
+    let (v, tris) =
+        super::collider_rays::box_triangles(Vec3::splat(-1.0), Vec3::splat(1.0), false, 0);
+    let verts: Vec<Vec3<R>> = v.iter().map(|p| p.cast()).collect();
+    let cube = Meshed::new(TriMesh::new(&verts, &tris).unwrap(), 4);
+    let mesh: Collider<'_, R> = Collider::Mesh(cube.sdf());
+    let ball: Collider<'_, R> = Collider::Convex(Shape::Sphere(Sphere::new(R::lit(0.05)).unwrap()));
+    let params = ContactParams::new();
+    let mut rng = Rng::new(0xce_47e);
+    for case in 0..50 {
+        let pose_m: Iso3<R> = rng.pose(3.0);
+        // The exact centre first, then points near it.
+        let off = if case == 0 {
+            Vec3::ZERO
+        } else {
+            rng.unit_vec::<f64>() * rng.range_f64(0.0, 1e-3)
+        };
+        let at = pose_m.cast::<f64>().transform_point(off).cast::<R>();
+        let mut got = Vec::new();
+        collide(
+            &mesh,
+            &pose_m,
+            &ball,
+            &Iso3::from_translation(at),
+            &params,
+            4,
+            |c| got.push(c),
+        );
+        assert!(
+            !got.is_empty(),
+            "case {case}: no contact for a ball 1 m deep"
+        );
+        for c in &got {
+            // About a meter deep, give or take the field's accuracy.
+            assert!(c.depth.to_f64() > 0.5, "case {case}: {c:?}");
+        }
+    }
+}
+for_each_real!(
+    ball_at_the_centre_of_a_box_mesh,
+    ball_at_the_centre_of_a_box_mesh
+);
