@@ -282,6 +282,70 @@ for_each_real!(
     rays_through_wall_seams_report_the_wall
 );
 
+/// Rays from origins on a cell's diagonal wall, inside the terrain (the
+/// two prisms meet there, and by round-off the origin may be in neither):
+/// solid, `Inside`; not solid, the exit, at least as far as the origin is
+/// inside (once a hit at `t` 2e-18 at the origin itself).
+fn rays_from_a_diagonal_wall_start_inside<R: Real>() {
+    let mut rng = Rng::new(0x0d1a_9011);
+    let mut checked = 0;
+    for case in 0..3000 {
+        let terrain = Terrain::random(&mut rng);
+        let heights = terrain.heights_in::<R>();
+        let field = terrain.field(&heights);
+        let pose: Iso3<R> = rng.pose(1.0);
+        let pose64 = pose.cast::<f64>();
+        let (i, j) = (rng.below(terrain.nx - 1), rng.below(terrain.ny - 1));
+        let s = rng.range_f64(0.1, 0.9);
+        let (x, y) = (
+            field.sample_x(i).to_f64() + s * terrain.dx,
+            field.sample_y(j).to_f64() + s * terrain.dy,
+        );
+        let low = terrain
+            .heights
+            .iter()
+            .cloned()
+            .fold(f64::INFINITY, f64::min);
+        let base = field.base().to_f64();
+        let z = rng.range_f64(base + 0.05, low - 0.05);
+        let o = pose64.transform_point(Vec3::new(x, y, z));
+        // Along the diagonal (in the wall's plane) or anywhere.
+        let local_dir = if rng.chance(0.5) {
+            Vec3::new(terrain.dx, terrain.dy, rng.range_f64(-0.3, 0.3))
+                * (if rng.chance(0.5) { 1.0 } else { -1.0 })
+        } else {
+            rng.unit_vec::<f64>()
+        };
+        let dir = pose64.rotation.mul_vec(local_dir);
+        let ray = Ray::new(o.cast::<R>(), dir.cast::<R>());
+        let what = format!(
+            "case {case}: origin {:?} (field frame), {ray:?}",
+            Vec3::new(x, y, z)
+        );
+        let solid = height_field_ray_cast(&field, &pose, &ray, R::lit(1e3), true);
+        assert_eq!(solid.status, RayStatus::Inside, "{what}: {solid:?}");
+        let exit = height_field_ray_cast(&field, &pose, &ray, R::lit(1e3), false);
+        // Inside by at least the least of 0.05 m (top, base) and the
+        // distance to the grid's sides.
+        let (w, l) = (
+            field.sample_x(terrain.nx - 1).to_f64(),
+            field.sample_y(terrain.ny - 1).to_f64(),
+        );
+        let depth = 0.05_f64.min(x).min(w - x).min(y).min(l - y);
+        assert_eq!(exit.status, RayStatus::Hit, "{what}: {exit:?}");
+        assert!(
+            exit.toi.to_f64() * dir.norm() > 0.9 * depth,
+            "{what}: {exit:?}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 3000);
+}
+for_each_real!(
+    rays_from_a_diagonal_wall_start_inside,
+    rays_from_a_diagonal_wall_start_inside
+);
+
 /// A flat terrain, tilted: the hit is the plane's, by closed form.
 fn flat_height_field<R: Real>() {
     let heights = [R::lit(0.25); 16];
