@@ -21,7 +21,7 @@
 //! failure behind it.
 
 use mink_testkit::Rng;
-use mink_tests::fuzz::TARGETS;
+use mink_tests::fuzz::{has_open_bug, TARGETS};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
@@ -111,18 +111,6 @@ fn mutate(rng: &mut Rng, input: &[u8], other: &[u8]) -> Vec<u8> {
 }
 
 /// The files of a target's committed corpus, sorted by name.
-/// `true` when `fuzz/open-bugs/<target>/` holds an input (see the module
-/// docs).
-fn has_open_bug(target: &str) -> bool {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("fuzz")
-        .join("open-bugs")
-        .join(target);
-    std::fs::read_dir(dir)
-        .is_ok_and(|mut entries| entries.any(|e| e.is_ok_and(|e| e.path().is_file())))
-}
-
 fn corpus(target: &str) -> Vec<Vec<u8>> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("..")

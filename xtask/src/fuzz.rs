@@ -67,7 +67,10 @@ const INPUT_TIMEOUT_SECONDS: u64 = 10;
 /// Targets `fuzz-ci` leaves out, each with the open library bug its oracle
 /// finds within seconds (inputs in `fuzz/open-bugs/<target>/`). A target
 /// leaves this list when its bugs are fixed; `fuzz-smoke` runs them all.
-pub const OPEN_BUGS: &[(&str, &str)] = &[];
+pub const OPEN_BUGS: &[(&str, &str)] = &[(
+    "collider_queries",
+    "height-field contacts missing for overlaps rule 1 rejects; two ray hits that move under a rigid motion",
+)];
 
 /// How long each target runs.
 #[derive(Clone, Copy, Debug)]

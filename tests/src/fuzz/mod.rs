@@ -3,6 +3,7 @@
 //! (`tests/fuzz_corpus.rs`) and the fuzz targets stay one-line wrappers.
 
 pub mod bytes;
+pub mod collider_queries;
 pub mod colliders;
 pub mod contact_manifold;
 pub mod gjk_distance;
@@ -20,6 +21,20 @@ pub use support_points::{
     check_shape, decode_set_tolerance, Outcome, Range, AABB_ULPS, CHECK_ULPS,
     FACE_LOOPS_MAY_EXCEED_TOLERANCE, MAX_HULL_INPUT, SHAPE_KINDS,
 };
+
+/// `true` when `fuzz/open-bugs/<target>/` holds an input: the target has a
+/// library bug its oracle finds and no fix yet, so `cargo xtask fuzz-ci`
+/// and the stable tests that run every target on generated inputs leave
+/// it out (see `fuzz/open-bugs/README.md`).
+pub fn has_open_bug(target: &str) -> bool {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("fuzz")
+        .join("open-bugs")
+        .join(target);
+    std::fs::read_dir(dir)
+        .is_ok_and(|mut entries| entries.any(|e| e.is_ok_and(|e| e.path().is_file())))
+}
 
 /// A fuzz target's body: decodes the bytes and panics when a check fails.
 pub type Harness = fn(&[u8]);
@@ -42,6 +57,7 @@ pub const TARGETS: &[(&str, Harness)] = &[
     ("ray_cast", ray_cast),
     ("shape_cast", shape_cast),
     ("scene_queries", scene_queries),
+    ("collider_queries", collider_queries),
 ];
 
 /// The `ray_cast` target: [`ray_cast::check_bytes`] in f32 and f64 — a
@@ -88,6 +104,22 @@ pub fn scene_queries(data: &[u8]) {
     }
     if let Err(e) = scene_queries::check_bytes::<f64>(data) {
         panic!("scene_queries (f64): {e}");
+    }
+}
+
+/// The `collider_queries` target: [`collider_queries::check_bytes`] in f32
+/// and f64 — a decoded height field, closed mesh, or pair of hulls carrying
+/// their own surfaces' fields, with a convex shape placed on, in or near
+/// it: `Collider::ray_cast`, `Collider::project_point` and `mink::collide`
+/// (both orders), each checked against an f64 model written in the harness
+/// (the terrain's prisms, the mesh's triangles and winding number, GJK
+/// per piece), and invariance under a rigid motion of the whole scene.
+pub fn collider_queries(data: &[u8]) {
+    if let Err(e) = collider_queries::check_bytes::<f32>(data) {
+        panic!("collider_queries (f32): {e}");
+    }
+    if let Err(e) = collider_queries::check_bytes::<f64>(data) {
+        panic!("collider_queries (f64): {e}");
     }
 }
 

@@ -13,7 +13,9 @@ pub fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
     match target {
         "support_points" => support_points(),
         "support_field" | "mpr_penetration" | "broadphase_pairs" | "islands" | "sat_manifold"
-        | "sdf_build" | "gjk_distance" | "scene_queries" => byte_strings(target),
+        | "sdf_build" | "gjk_distance" | "scene_queries" | "collider_queries" => {
+            byte_strings(target)
+        }
         "query_line" => query_lines(),
         "umbrella_queries" | "contact_manifold" | "shape_cast" => shape_pairs(target),
         "scene_step" => scenes(),
