@@ -50,7 +50,8 @@
 use super::bytes::ByteReader;
 use super::colliders::{decode_height_field, decode_mesh, FieldSpec, MeshSpec};
 use super::scene_step::{decode_filters, decode_link_poses, decode_mounting, keeps, FilterKey};
-use super::shapes::{decode_rotation, decode_shape, length, rel_tol, ShapeSpec};
+use super::shape_cast::sample_motion;
+use super::shapes::{decode_rotation, decode_shape, in_unit_cube, length, rel_tol, ShapeSpec};
 use mink::broadphase::Filters;
 use mink::cast::{CastStatus, Motion};
 use mink::islands::{Link, Params};
@@ -154,12 +155,7 @@ fn decode_filter(r: &mut ByteReader<'_>, n_links: usize) -> QueryFilter {
 
 /// A unit-ish direction from three decoded lengths, `+x` when they vanish.
 fn decode_direction(r: &mut ByteReader<'_>) -> Vec3<f64> {
-    let v = Vec3::new(
-        length(r, -1.0, 1.0),
-        length(r, -1.0, 1.0),
-        length(r, -1.0, 1.0),
-    );
-    v.normalize_or(Vec3::X)
+    in_unit_cube(r).normalize_or(Vec3::X)
 }
 
 /// The checks of the scene's ray queries for one decoded ray.
@@ -512,25 +508,7 @@ impl<R: Real> SweepCheck<'_, '_, R> {
             }
             Ok(lower.or(upper))
         };
-        let mut nearest = (f64::INFINITY, 0.0);
-        for k in 0..=SWEEP_SAMPLES {
-            let t = until * k as f64 / SWEEP_SAMPLES as f64;
-            if let Some(d) = check(t)? {
-                if d < nearest.0 {
-                    nearest = (d, t);
-                }
-            }
-        }
-        let step = until / SWEEP_SAMPLES as f64;
-        for k in 1..=2 {
-            let dt = step * k as f64 / 3.0;
-            for t in [nearest.1 - dt, nearest.1 + dt] {
-                if (0.0..=until).contains(&t) {
-                    check(t)?;
-                }
-            }
-        }
-        Ok(())
+        sample_motion(until, SWEEP_SAMPLES, 2, check)
     }
 
     /// Checks one reported hit.
@@ -776,11 +754,7 @@ pub fn check_bytes<R: Real>(data: &[u8]) -> Result<QueryOutcome, String> {
         let mode = r.u8();
         let filter = decode_filter(&mut r, n_links);
         let target = usize::from(r.u8()) % specs.len();
-        let offset = Vec3::new(
-            length(&mut r, -1.0, 1.0),
-            length(&mut r, -1.0, 1.0),
-            length(&mut r, -1.0, 1.0),
-        );
+        let offset = in_unit_cube(&mut r);
         let point = if mode & 1 == 0 {
             world[target].transform_point((offset * specs[target].kind.extent()).cast())
         } else {
@@ -802,11 +776,7 @@ pub fn check_bytes<R: Real>(data: &[u8]) -> Result<QueryOutcome, String> {
             if l.fixed {
                 return *p;
             }
-            let d = Vec3::new(
-                length(&mut r, -1.0, 1.0),
-                length(&mut r, -1.0, 1.0),
-                length(&mut r, -1.0, 1.0),
-            ) * size;
+            let d = in_unit_cube(&mut r) * size;
             let rot = decode_rotation::<R>(&mut r);
             Iso3::from_parts(rot.mul_mat(&p.rotation), p.translation + d.cast())
         })

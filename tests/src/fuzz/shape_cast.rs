@@ -124,19 +124,31 @@ fn clear_until<R: Real>(
         }
         Ok(lower.or(upper))
     };
-    const EVEN: usize = 32;
+    sample_motion(until, 32, 4, check)
+}
+
+/// Samples a motion over `[0, until]`: `check(t)` at `even + 1` evenly
+/// spaced times, then at `refine` more on each side of the time of the
+/// smallest bound it returned, within one step of it; the first
+/// violation `check` reports, else `Ok`.
+pub(crate) fn sample_motion(
+    until: f64,
+    even: usize,
+    refine: usize,
+    mut check: impl FnMut(f64) -> Result<Option<f64>, String>,
+) -> Result<(), String> {
     let mut nearest = (f64::INFINITY, 0.0);
-    for k in 0..=EVEN {
-        let t = until * k as f64 / EVEN as f64;
+    for k in 0..=even {
+        let t = until * k as f64 / even as f64;
         if let Some(d) = check(t)? {
             if d < nearest.0 {
                 nearest = (d, t);
             }
         }
     }
-    let step = until / EVEN as f64;
-    for k in 1..=4 {
-        let dt = step * k as f64 / 5.0;
+    let step = until / even as f64;
+    for k in 1..=refine {
+        let dt = step * k as f64 / (refine + 1) as f64;
         for t in [nearest.1 - dt, nearest.1 + dt] {
             if (0.0..=until).contains(&t) {
                 check(t)?;

@@ -52,6 +52,15 @@ pub fn length(r: &mut ByteReader<'_>, lo: f64, hi: f64) -> f64 {
     lo + (hi - lo) * f64::from(r.u16()) / f64::from(u16::MAX)
 }
 
+/// A point of the cube `[-1, 1]³` from three decoded lengths (six bytes).
+pub fn in_unit_cube(r: &mut ByteReader<'_>) -> Vec3<f64> {
+    Vec3::new(
+        length(r, -1.0, 1.0),
+        length(r, -1.0, 1.0),
+        length(r, -1.0, 1.0),
+    )
+}
+
 /// A decoded shape's parameters, owning what a [`Shape`] borrows (a hull).
 #[derive(Clone, Debug)]
 pub struct ShapeSpec<R: Real> {
@@ -66,11 +75,7 @@ pub struct ShapeSpec<R: Real> {
 /// A unit-ish vector from three decoded lengths in `[-1, 1]`, `fallback`
 /// when they are all near zero.
 fn direction(r: &mut ByteReader<'_>, fallback: Vec3<f64>) -> Vec3<f64> {
-    let v = Vec3::new(
-        length(r, -1.0, 1.0),
-        length(r, -1.0, 1.0),
-        length(r, -1.0, 1.0),
-    );
+    let v = in_unit_cube(r);
     if v.norm() < 1e-3 {
         fallback
     } else {

@@ -70,8 +70,8 @@ use mink_support::{Aabb, HalfSpace, HeightField, Iso3, Real, Support, TerrainPri
 /// It absorbs the rounding of the convex pair's answer (f32 included).
 pub const HEIGHT_FIELD_TOLERANCE: f64 = 1e-3;
 
-/// The least tolerance, in units of `R::EPSILON` times the pair's scale
-/// (the shape's size and margin, the poses' distance from the origin).
+/// The least footprint and supporting-plane slack, in units of
+/// `R::EPSILON` times the shape's size plus the margin.
 const ROUNDING_ULPS: f64 = 256.0;
 
 /// Sizes the tolerances of one pair are made of (meters).
@@ -119,15 +119,13 @@ where
     let cell = field.dx().min_of(field.dy());
     let size = (bounds.max - bounds.min).max_element();
     let fraction = R::lit(HEIGHT_FIELD_TOLERANCE);
-    // Never below the round-off of the pair's answer: positions and
-    // normals carry that of the shape's size, its margin and the poses'
-    // distance from the origin (in f32 a 2 m cone on a 1 cm terrain).
-    let scale =
-        size + params.margin + pose_shape.translation.norm() + pose_field.translation.norm();
-    let rounding = R::lit(ROUNDING_ULPS) * R::EPSILON * scale;
+    // The footprint and supporting-plane slack never below the round-off
+    // of the pair's answer, whose points carry that of the shape's size
+    // and margin (in f32, a 2 m cone on a 1 cm terrain).
+    let rounding = R::lit(ROUNDING_ULPS) * R::EPSILON * (size + params.margin);
     let tol = Tolerances {
         length: (cell * fraction).max_of(rounding),
-        merge: (cell.min_of(size) * fraction).max_of(rounding),
+        merge: cell.min_of(size) * fraction,
     };
     let mut set = ContactSet::new(tol.merge);
     let mut spare = ContactSet::new(tol.merge);
