@@ -249,8 +249,9 @@ pub(crate) fn inside<R: Real>(ray: &Ray<R>) -> RayCast<R> {
 }
 
 /// The answer for `ray` (world frame) from the chord of its line through
-/// the shape at `pose` (shape frame; `local` is the ray in that frame):
-/// the entry at `t >= 0` when the ray starts outside,
+/// the shape at `pose` (shape frame; `local` is the line in that frame,
+/// its origin at the ray's `t = shift`, so the chord's `t` plus `shift`
+/// is the ray's): the entry at `t >= 0` when the ray starts outside,
 /// [`RayStatus::Inside`] when it starts inside and `solid`, else the exit;
 /// a miss past `max_toi`. Inlined into each shape's cast, where the
 /// chord's normals are known to be a ball's, a tube's or unit vectors.
@@ -260,16 +261,17 @@ pub(crate) fn to_cast<R: Real>(
     pose: &Iso3<R>,
     ray: &Ray<R>,
     local: &Ray<R>,
+    shift: R,
     max_toi: R,
     solid: bool,
 ) -> RayCast<R> {
     let Some(c) = chord else {
         return RayCast::miss();
     };
-    if !(c.exit >= R::ZERO) {
+    if !(c.exit + shift >= R::ZERO) {
         return RayCast::miss();
     }
-    let (toi, normal) = if c.enter <= R::ZERO {
+    let (at, normal) = if c.enter + shift <= R::ZERO {
         if solid {
             return inside(ray);
         }
@@ -277,6 +279,7 @@ pub(crate) fn to_cast<R: Real>(
     } else {
         (c.enter, c.enter_normal)
     };
+    let toi = at + shift;
     // An unbounded shape (a half-space) never lets a ray out.
     if !(toi <= max_toi && toi.finite()) {
         return RayCast::miss();
@@ -284,7 +287,7 @@ pub(crate) fn to_cast<R: Real>(
     RayCast {
         toi,
         point: ray.at(toi),
-        normal: pose.rotation * normal.at(local.origin, local.dir, toi),
+        normal: pose.rotation * normal.at(local.origin, local.dir, at),
         iterations: 0,
         status: RayStatus::Hit,
     }

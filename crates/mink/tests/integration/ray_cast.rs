@@ -572,3 +572,49 @@ fn rays_along_a_prism_side_face<R: Real>() {
     }
 }
 for_each_real!(rays_along_a_prism_side_face, rays_along_a_prism_side_face);
+
+/// Rays from 50 m to 2 km away at the closed-form shapes, flat and thin
+/// ones among them (a cone 50 times wider than tall, a 1 mm thick
+/// cylinder), aimed at their centre: every one hits, at a point on the
+/// surface (the point's signed distance by `project_point`, GJK's, within
+/// the round-off of the origin's distance). Solved from the far origin,
+/// the quadrics' coefficients cancelled to round-off: in f32 a flat cone
+/// 730 m away was hit 4.5 m off its cap.
+fn closed_forms_from_far_away<R: Real>() {
+    const ORIGIN_ULPS: f64 = 64.0;
+    let mut rng = Rng::new(0xfa2_a3a7);
+    for case in 0..600 {
+        let size = rng.range_f64(0.3, 1.5);
+        let thin = rng.range_f64(0.001, 0.05);
+        let shape: Shape<'_, R> = match case % 6 {
+            0 => Cone::new(R::lit(size), R::lit(thin)).unwrap().into(),
+            1 => Cylinder::new(R::lit(size), R::lit(thin)).unwrap().into(),
+            2 => Ellipsoid::new(Vec3::new(size, size, thin).cast())
+                .unwrap()
+                .into(),
+            3 => Capsule::new(R::lit(thin), R::lit(size)).unwrap().into(),
+            4 => Sphere::new(R::lit(size)).unwrap().into(),
+            _ => Cuboid::new(Vec3::new(size, thin, size).cast())
+                .unwrap()
+                .into(),
+        };
+        let pose: Iso3<R> = rng.pose(3.0);
+        let body = Body::new(&shape, pose);
+        let far = rng.range_f64(50.0, 2000.0);
+        let centre = pose.translation.cast::<f64>();
+        let o = centre + rng.unit_vec::<f64>() * far;
+        let ray = Ray::new(
+            o.cast::<R>(),
+            ((centre - o) * rng.range_f64(0.01, 3.0)).cast::<R>(),
+        );
+        let hit = ray_cast(&body, &ray, R::lit(1e3), true);
+        let what = format!("case {case}: {shape:?} at {pose:?}, {ray:?}: {hit:?}");
+        assert_eq!(hit.status, RayStatus::Hit, "{what}");
+        let off = signed(&body, hit.point).distance.to_f64().abs();
+        assert!(
+            off < ORIGIN_ULPS * R::EPSILON.to_f64() * far,
+            "{what}: {off} m off the surface"
+        );
+    }
+}
+for_each_real!(closed_forms_from_far_away, closed_forms_from_far_away);
