@@ -64,7 +64,7 @@ impl<'f, 'a, R: Real> Pass<'f, 'a, R> {
     /// axis: the centre of a box-like mesh), the contact points away from
     /// the centre of the field's box (`+z` at the centre itself): a point
     /// that deep is in contact, whichever way it is pushed out.
-    fn contact(&self, q: Vec3<R>, d: R, g: Vec3<R>) -> Option<Contact<R>> {
+    fn contact(&self, q: Vec3<R>, d: R, g: Vec3<R>) -> Contact<R> {
         let away = || (q - self.field.aabb().center()).normalize_or(Vec3::Z);
         let n = self
             .dst_pose
@@ -72,7 +72,7 @@ impl<'f, 'a, R: Real> Pass<'f, 'a, R> {
             .mul_vec(g.try_normalize().unwrap_or_else(away));
         let p = self.dst_pose.transform_point(q);
         let surface = p - n * d;
-        Some(match self.side {
+        match self.side {
             Side::A => Contact {
                 point_a: p,
                 point_b: surface,
@@ -85,7 +85,7 @@ impl<'f, 'a, R: Real> Pass<'f, 'a, R> {
                 normal: n,
                 distance: d,
             },
-        })
+        }
     }
 
     /// Tests one point of the sampled shape (its frame).
@@ -96,9 +96,7 @@ impl<'f, 'a, R: Real> Pass<'f, 'a, R> {
         }
         let (d, g) = self.field.distance_and_gradient(q);
         if d <= self.margin {
-            if let Some(c) = self.contact(q, d, g) {
-                pool.offer(c);
-            }
+            pool.offer(self.contact(q, d, g));
         }
     }
 
@@ -174,9 +172,7 @@ impl<'f, 'a, R: Real> Pass<'f, 'a, R> {
             }
             let q = q0 + (q1 - q0) * best_t;
             let (d, g) = self.field.distance_and_gradient(q);
-            if let Some(c) = self.contact(q, d, g) {
-                pool.offer(c);
-            }
+            pool.offer(self.contact(q, d, g));
         }
     }
 }
