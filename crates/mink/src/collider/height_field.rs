@@ -26,7 +26,8 @@
 //!    the centre of the shape's box lies inside that prism, or a rejected
 //!    contact overlaps it with the core point of its shape side (the
 //!    surface point less the shape's inflation) under the terrain's
-//!    surface (the shape has sunk into the terrain, and the prism's answer
+//!    surface, both by more than the tolerance (the shape has sunk into
+//!    the terrain, and the prism's answer
 //!    came out through a wall or the base), the prism
 //!    answers instead with the shape's deepest points below the plane of
 //!    its top triangle, normal the triangle's, each kept when its terrain
@@ -37,15 +38,24 @@
 //!    the shape's deepest point itself lies under this triangle (sunk
 //!    under a steep top, whose tilted normal carries the plane point past
 //!    the triangle's side) is pushed out to the nearest point of the top
-//!    triangle instead, normal the way there when it points up out of the
-//!    top. A sunk shape is thus pushed up, never sideways through the
-//!    terrain. Contacts that failed rule 1 but whose terrain point lies on
-//!    their prism's top (the shape sunk, or within the margin above it)
+//!    triangle instead, normal the way there when it points out of the
+//!    top and up (under a steep top, a way out of the top's plane may
+//!    still lead down). A sunk shape is thus pushed up, never sideways or
+//!    down through the terrain. Contacts that failed rule 1 but whose
+//!    terrain point lies on their prism's top (the shape sunk, or within
+//!    the margin above it)
 //!    are kept when they are deeper than every surviving contact (none
 //!    survived, say): the shape sits in a concave crease or pit
 //!    where each face's nearest point to it is the faces' shared edge or
 //!    vertex, which is then the terrain's. (Across a flat or convex border
-//!    such a contact is never the deepest.)
+//!    such a contact is never the deepest.) Last, when the shape overlaps
+//!    the terrain and still no contact is left (a plate stuck through a
+//!    ridge: each prism's shallowest way out is the plate's own face
+//!    normal, which supports neither prism), every prism it overlaps
+//!    answers by the deep fallback, as if sunk, and if that leaves none
+//!    either (a ball sunk through a thin terrain's base, whose deepest
+//!    points lie under no prism it overlaps), with every point pushed out
+//!    to the prism's top triangle.
 //! 3. **Merging and cap.** Neighbouring prisms report a shared point (on a
 //!    shared edge or vertex) each: points closer than the merge distance are
 //!    one contact, the deeper kept; then at most `max_points` are emitted,
@@ -131,24 +141,35 @@ where
     let mut spare = ContactSet::new(tol.merge);
     let body = Body::new(shape, *pose_shape);
     let centre = pose_field.inverse_transform_point(bounds.center());
-    for j in rows {
-        for i in columns.clone() {
-            let Some(prisms) = field.cell_prisms(i, j) else {
-                continue;
-            };
-            for prism in prisms {
-                // The shape's box (margin included) above the prism's
-                // highest point: no point of the prism is near the shape.
-                let top = prism.top();
-                if top[0].z.max_of(top[1].z).max_of(top[2].z) < local.min.z {
-                    continue;
+    // The prisms near the shape: those whose highest point is not below
+    // the shape's box (margin included).
+    let near_prisms = |visit: &mut dyn FnMut(&TerrainPrism<R>)| {
+        for j in rows.clone() {
+            for i in columns.clone() {
+                for prism in field.cell_prisms(i, j).into_iter().flatten() {
+                    let top = prism.top();
+                    if top[0].z.max_of(top[1].z).max_of(top[2].z) >= local.min.z {
+                        visit(&prism);
+                    }
                 }
-                prism_contacts(
-                    field, pose_field, &prism, &body, centre, params, &tol, &mut set, &mut spare,
-                );
             }
         }
-    }
+    };
+    let mut unanswered = false;
+    near_prisms(&mut |prism| {
+        unanswered |= prism_contacts(
+            field,
+            pose_field,
+            prism,
+            &body,
+            centre,
+            params,
+            &tol,
+            &mut set,
+            &mut spare,
+            Pass::First,
+        );
+    });
     // Rule 2, last part: over a concave crease or pit (the shape sunk into
     // it or within the margin above it), each face's nearest point to the
     // shape is an edge or vertex the faces share, and each such contact
@@ -166,13 +187,48 @@ where
             set.insert(*c);
         }
     }
+    // Rule 2, for an overlap nothing answered: the shape overlaps prisms
+    // whose every contact failed rule 1, and no contact is left (a plate
+    // stuck through a ridge, whose shallowest way out of each prism is its
+    // own face normal and which no prism counts sunk; a ball sunk through
+    // a thin terrain's base, whose deepest points below the tops lie under
+    // no prism it overlaps). Those prisms answer by the deep fallback, as
+    // if sunk, and then, if still nothing, with every plane point pushed
+    // out to their top triangles. Only when nothing else answered: where a
+    // neighbour's face does (a ball over a flat border reaching this prism
+    // through an inner wall), the fallback's points would be spurious.
+    for pass in [Pass::Unanswered, Pass::LastResort] {
+        if !unanswered || !set.as_slice().is_empty() {
+            break;
+        }
+        near_prisms(&mut |prism| {
+            prism_contacts(
+                field, pose_field, prism, &body, centre, params, &tol, &mut set, &mut spare, pass,
+            );
+        });
+    }
     set.emit(max_points, emit)
+}
+
+/// Which prisms answer by the deep fallback (rule 2).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// Those the shape has sunk into.
+    First,
+    /// Also those it overlaps with every contact rejected (no contact was
+    /// left after the first pass).
+    Unanswered,
+    /// The same, every plane point pushed out to the top triangle (none
+    /// was left after the second).
+    LastResort,
 }
 
 /// Adds the terrain contacts of one prism to `set` (rules 1 and 2);
 /// `centre` is the centre of the shape's box in the field's frame. The
 /// rejected contacts whose terrain point lies on the prism's top go to
 /// `spare` (kept by the caller when deeper than every surviving one).
+/// Returns `true` when the shape overlaps the prism but every contact
+/// failed rule 1 (the later passes' prisms, see [`Pass`]).
 #[allow(clippy::too_many_arguments)]
 fn prism_contacts<R: Real, U: Support<R>>(
     field: &HeightField<'_, R>,
@@ -184,10 +240,11 @@ fn prism_contacts<R: Real, U: Support<R>>(
     tol: &Tolerances<R>,
     set: &mut ContactSet<R>,
     spare: &mut ContactSet<R>,
-) {
+    pass: Pass,
+) -> bool {
     let prism_shape = Shape::TerrainPrism(*prism);
     let manifold = contact_manifold(&Body::new(&prism_shape, *pose_field), body, params);
-    let (mut kept, mut rejected) = (false, false);
+    let (mut kept, mut rejected, mut overlaps) = (false, false, false);
     let inside = |p: Vec3<R>| over_footprint(prism, p, R::ZERO) && below_top(prism, p, R::ZERO);
     let mut sunk = inside(centre);
     let inflation = body.shape.inflation() + body.margin;
@@ -202,6 +259,7 @@ fn prism_contacts<R: Real, U: Support<R>>(
             kept = true;
         } else {
             rejected = true;
+            overlaps = overlaps || c.depth > R::ZERO;
             let (up, a) = (top_normal(prism), prism.top()[0]);
             let on_top = up.dot(q - a).abs() <= tol.length && over_footprint(prism, q, tol.length);
             if on_top && n.dot(up) > R::ZERO {
@@ -210,19 +268,38 @@ fn prism_contacts<R: Real, U: Support<R>>(
             // A rejected contact overlapping the prism whose shape side
             // has its core point (the surface point less the inflation)
             // under the terrain's surface: the shape has sunk into the
-            // terrain, whatever its box centre does.
+            // terrain, whatever its box centre does. Both by more than the
+            // tolerance: a shape touching a steep face within round-off
+            // (a plate leaning on a ridge) is not sunk, and this prism's
+            // top plane, extended over the neighbour it leans into, would
+            // push it out sideways and down.
             let p = pose_field.inverse_transform_point(c.position - c.normal * (c.depth * R::HALF));
             let core = p + n * inflation;
-            let under = surface_height(field, core, tol).is_some_and(|h| core.z < h);
+            let under = surface_height(field, core, tol).is_some_and(|h| core.z < h - tol.length);
             // Or an overlap deeper than the prism is wide: the shape has
             // swallowed the prism (a shape a hundred times a cell's size),
             // and its core point is far off the grid.
-            sunk = sunk || (c.depth > R::ZERO && under) || c.depth > prism_size;
+            sunk = sunk || (c.depth > tol.length && under) || c.depth > prism_size;
         }
     }
-    if rejected && !kept && sunk {
-        deep_fallback(field, pose_field, prism, body, params, tol, set);
+    let unanswered = rejected && !kept && overlaps;
+    let fallback = match pass {
+        Pass::First => rejected && !kept && sunk,
+        Pass::Unanswered | Pass::LastResort => rejected && !kept && (sunk || overlaps),
+    };
+    if fallback {
+        deep_fallback(
+            field,
+            pose_field,
+            prism,
+            body,
+            params,
+            tol,
+            set,
+            pass == Pass::LastResort,
+        );
     }
+    unanswered
 }
 
 /// Rule 1: does the plane through `q` with normal `n` (field frame)
@@ -306,8 +383,11 @@ fn below_top<R: Real>(prism: &TerrainPrism<R>, q: Vec3<R>, slack: R) -> bool {
 /// Rule 2: the shape's deepest points below the plane of the prism's top,
 /// each with the triangle's normal when its terrain side (on that plane)
 /// lies over the prism's footprint; otherwise, when that side lands under
-/// a neighbour's surface (sunk beneath a valley's crease), pushed out to
-/// the nearest point of the top triangle, its normal the way there.
+/// a neighbour's surface (sunk beneath a valley's crease), or always with
+/// `push_every_point`, pushed out to the nearest point of the top
+/// triangle, its normal the way there (kept when it leads out of the top
+/// and up).
+#[allow(clippy::too_many_arguments)]
 fn deep_fallback<R: Real, U: Support<R>>(
     field: &HeightField<'_, R>,
     pose_field: &Iso3<R>,
@@ -316,6 +396,7 @@ fn deep_fallback<R: Real, U: Support<R>>(
     params: &ContactParams<R>,
     tol: &Tolerances<R>,
     set: &mut ContactSet<R>,
+    push_every_point: bool,
 ) {
     let n = top_normal(prism);
     let Ok(plane) = HalfSpace::new(n, n.dot(prism.top()[0])) else {
@@ -343,7 +424,7 @@ fn deep_fallback<R: Real, U: Support<R>>(
         // neighbour, which the shape does not reach), so pushed out here.
         let p = pose_field.inverse_transform_point(c.position - c.normal * (c.depth * R::HALF));
         let sunk_here = over_footprint(prism, p, tol.length);
-        if !(c.depth > R::ZERO && (beneath || sunk_here)) {
+        if !(c.depth > R::ZERO && (beneath || sunk_here || push_every_point)) {
             continue;
         }
         let edge = nearest_on_edges(prism.top(), q);
@@ -352,7 +433,7 @@ fn deep_fallback<R: Real, U: Support<R>>(
         let Some(dir) = out.try_normalize() else {
             continue;
         };
-        if dir.dot(n) > R::ZERO {
+        if dir.dot(n) > R::ZERO && dir.z > R::ZERO {
             set.insert(ContactPoint {
                 position: pose_field.transform_point((p + edge) * R::HALF),
                 normal: pose_field.transform_vector(dir),

@@ -163,7 +163,14 @@ impl<'f, 'h, R: Real> Walk<'f, 'h, R> {
     /// piece `[ta, tb]` of the ray that the ray's line meets.
     fn chords(&self, (ta, tb): (R, R), mut visit: impl FnMut(CellChord<R>)) {
         let (pa, pb) = (self.o + self.d * ta, self.o + self.d * tb);
-        let pad = Vec3::splat(self.pad);
+        // A line within `√ε` in angle of a wall is inside or outside it as
+        // a whole, by the origin's side ([`cell_chord`]), while it drifts
+        // by up to that angle times its distance from the origin: the cells
+        // on the origin's side of such a wall are visited too (once in
+        // f32, a ray 0.02° off a wall between columns drifted past it, and
+        // the cells it was counted in were never visited).
+        let drift = R::sqrt_epsilon() * self.d.norm() * ta.abs().max_of(tb.abs());
+        let pad = Vec3::splat(self.pad + drift);
         let probe = Aabb::new(pa.min(pb) - pad, pa.max(pb) + pad);
         let (columns, rows) = self.field.cell_range(&probe);
         for j in rows {
@@ -231,6 +238,10 @@ impl<'f, 'h, R: Real> Walk<'f, 'h, R> {
     fn exit(&self) -> Option<(R, Vec3<R>)> {
         let mut out = (R::ZERO, Vec3::ZERO);
         let mut inner = false;
+        // How far past `out.0` the next prism may start and still be the
+        // one the ray passes into: the seam, or the round-off of the last
+        // exit where the ray left its prism at a grazing angle.
+        let mut reach = self.seam;
         for piece in self.pieces(R::ZERO, R::INFINITY) {
             if out.0 > piece.1 {
                 continue;
@@ -239,9 +250,10 @@ impl<'f, 'h, R: Real> Walk<'f, 'h, R> {
                 let before = out.0;
                 self.chords(piece, |c| {
                     let chord = c.chord;
-                    if chord.enter <= out.0 + self.seam && chord.exit > out.0 {
+                    if chord.enter <= out.0 + reach && chord.exit > out.0 {
                         out = (chord.exit, chord.exit_normal.at(self.o, self.d, chord.exit));
                         inner = c.exits_inner;
+                        reach = self.seam.max_of(c.exit_slack);
                     }
                 });
                 if !(out.0 > before) {

@@ -28,6 +28,12 @@ pub(crate) struct CellChord<R> {
     pub chord: Chord<R>,
     pub enters_inner: bool,
     pub exits_inner: bool,
+    /// How far the exit's `t` may be off by round-off: the plane
+    /// distance's round-off over the rate the line leaves the exit face
+    /// at (large for a line grazing the face: a nearly level ray through
+    /// a vertex of a nearly level top leaves one cell's top a few ulps of
+    /// meters, but many of `t`, before it is under the next cell's).
+    pub exit_slack: R,
 }
 
 /// [`prism_chord`] for a prism that is a cell of a height field whose
@@ -80,10 +86,16 @@ pub(crate) fn cell_chord<R: Real>(
         }
         chord = chord.and(c)?;
     }
+    let rate = faces[exits].0.dot(d).abs();
     Some(CellChord {
         chord,
         enters_inner: faces[enters].2,
         exits_inner: faces[exits].2,
+        exit_slack: if rate > R::ZERO {
+            slack / rate
+        } else {
+            R::ZERO
+        },
     })
 }
 

@@ -588,3 +588,84 @@ for_each_real!(
     sunk_and_swallowing_shapes_get_contacts,
     sunk_and_swallowing_shapes_get_contacts
 );
+
+/// Thin plates (triangles, random tilt) stuck down through the crest of a
+/// one-cell ridge, anywhere along it: every plate that a brute-force
+/// sampling finds under the surface gets a contact pushing it out
+/// (positive depth, normal with an upward part). Each prism's shallowest
+/// way out of a plate near the cell's corner is often the plate's own face
+/// normal, which supports neither prism, and such a plate, not sunk whole,
+/// once got no contact at all.
+fn plates_through_a_ridge_get_contacts<R: Real>() {
+    let mut rng = Rng::new(0x91d6_e5a7);
+    let pose_f = field_pose::<R>();
+    let mut overlapping = 0;
+    for case in 0..2000 {
+        let (dx, dy) = (rng.range_f64(0.3, 2.0), rng.range_f64(0.3, 2.0));
+        let (crest, low) = (rng.range_f64(0.2, 1.0), rng.range_f64(-1.0, 0.0));
+        // Samples (0,0) and (1,1) high: the crest along the cell diagonal.
+        let exact = [crest, low, low, crest];
+        let heights: Vec<R> = exact.iter().map(|&h| R::lit(h)).collect();
+        let field = HeightField::new(&heights, 2, 2, R::lit(dx), R::lit(dy), R::ONE).unwrap();
+        let exact: Vec<f64> = heights.iter().map(|&h| <R as Real>::to_f64(h)).collect();
+        // A plate about the crest point at `s` along the diagonal, its
+        // lowest corner `sink` under the crest.
+        let s = rng.range_f64(0.0, 1.0);
+        let on_crest = Vec3::new(s * dx, s * dy, crest);
+        let size = rng.range_f64(0.05, 0.5) * dx.min(dy);
+        let sink = rng.range_f64(0.01, 0.5) * size;
+        let tilt = Mat3::from_axis_angle(rng.unit_vec::<f64>(), rng.range_f64(0.0, 0.6));
+        let yaw = Mat3::from_axis_angle(Vec3::Z, rng.range_f64(0.0, core::f64::consts::TAU));
+        let rot = yaw * tilt;
+        // A vertical plate (in its own x-z plane), apex down.
+        let corners = [
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(-size, 0.0, 2.0 * size),
+            Vec3::new(size, 0.0, 2.0 * size),
+        ]
+        .map(|p| rot.mul_vec(p));
+        let lowest = corners.iter().map(|p| p.z).fold(f64::INFINITY, f64::min);
+        let centre = on_crest - Vec3::new(0.0, 0.0, sink + lowest);
+        let plate = mink::support::Triangle::new(
+            corners[0].cast::<R>(),
+            corners[1].cast::<R>(),
+            corners[2].cast::<R>(),
+        )
+        .unwrap();
+        // Under the surface somewhere, by brute force over the plate.
+        let mut under = 0.0_f64;
+        for a in 0..=24 {
+            for b in 0..=(24 - a) {
+                let (u, v) = (a as f64 / 24.0, b as f64 / 24.0);
+                let p = centre + corners[0] * (1.0 - u - v) + corners[1] * u + corners[2] * v;
+                if p.x < 0.0 || p.x > dx || p.y < 0.0 || p.y > dy {
+                    continue;
+                }
+                under = under.max(surface(&exact, 2, dx, dy, p.x, p.y) - p.z);
+            }
+        }
+        if under < 1e-3 * size {
+            continue;
+        }
+        overlapping += 1;
+        let pose_s =
+            Iso3::from_translation(pose_f.cast::<f64>().transform_point(centre).cast::<R>());
+        let cs = contacts(&field, &pose_f, plate, &pose_s, 0.0, 4);
+        let what = format!(
+            "case {case}: cell ({dx}, {dy}), crest {crest}, low {low}, plate {corners:?} at {centre:?} (field frame), {under} m under",
+        );
+        assert!(!cs.is_empty(), "{what}");
+        let up = pose_f.rotation.mul_vec(Vec3::<R>::Z);
+        for c in &cs {
+            assert!(c.depth > R::ZERO, "{what}: {c:?}");
+            // Normals from the field (A) to the plate: out of the terrain,
+            // up or (a plate over the grid's side) level, never down.
+            assert!(c.normal.dot(up).to_f64() > -1e-3, "{what}: {c:?}");
+        }
+    }
+    assert!(overlapping > 1000, "{overlapping} overlapping plates");
+}
+for_each_real!(
+    plates_through_a_ridge_get_contacts,
+    plates_through_a_ridge_get_contacts
+);

@@ -346,6 +346,80 @@ for_each_real!(
     rays_from_a_diagonal_wall_start_inside
 );
 
+/// Rays from inside the terrain through a pit's top vertex at a shallow
+/// slope (along a cell's diagonal, along a grid line, or any way): the
+/// ray touches the surface at the vertex from inside and stays inside for
+/// at least a cell beyond it (the pit's faces rise faster than it), so its exit is past the vertex, where the
+/// terrain ends (checked by the terrain's own model). The top the ray
+/// leaves at the vertex and the next cell's prism it is under again meet
+/// there only within round-off, grazing: once the exit walk stopped at
+/// the vertex, inside the terrain.
+fn rays_from_inside_through_a_pit_vertex_go_on<R: Real>() {
+    let mut rng = Rng::new(0x9ea4_7e27);
+    let mut checked = 0;
+    while checked < 3000 {
+        let mut terrain = Terrain::random(&mut rng);
+        if terrain.nx < 3 || terrain.ny < 3 {
+            continue;
+        }
+        let (i, j) = (1 + rng.below(terrain.nx - 2), 1 + rng.below(terrain.ny - 2));
+        let low = terrain.heights.iter().cloned().fold(f64::MAX, f64::min);
+        terrain.heights[j * terrain.nx + i] = low - rng.range_f64(0.1, 0.3);
+        let heights = terrain.heights_in::<R>();
+        let field = terrain.field(&heights);
+        let vertex = Vec3::new(
+            field.sample_x(i).to_f64(),
+            field.sample_y(j).to_f64(),
+            heights[j * terrain.nx + i].to_f64(),
+        );
+        let (dx, dy) = (terrain.dx, terrain.dy);
+        let across = match rng.below(3) {
+            0 => Vec3::new(dx, dy, 0.0),
+            1 => Vec3::new(1.0, 0.0, 0.0),
+            _ => {
+                let a = rng.range_f64(0.0, core::f64::consts::TAU);
+                Vec3::new(a.cos(), a.sin(), 0.0)
+            }
+        } * (if rng.chance(0.5) { 1.0 } else { -1.0 });
+        let across = across * (1.0 / across.norm());
+        // Slope at most 0.05; the pit's faces rise at least 0.14.
+        let local_dir = across + Vec3::new(0.0, 0.0, rng.range_f64(-0.05, 0.05));
+        let cell = dx.min(dy);
+        let before = rng.range_f64(0.2, 0.8) * cell;
+        let origin = vertex - local_dir * before;
+        let pose: Iso3<R> = rng.pose(1.0);
+        let pose64 = pose.cast::<f64>();
+        let ray = Ray::new(
+            pose64.transform_point(origin).cast::<R>(),
+            pose64.rotation.mul_vec(local_dir).cast::<R>(),
+        );
+        let what = format!(
+            "pit ({i}, {j}) at {vertex:?}, local origin {origin:?}, dir {local_dir:?}, {ray:?}"
+        );
+        let exit = height_field_ray_cast(&field, &pose, &ray, R::lit(1e3), false);
+        assert_eq!(exit.status, RayStatus::Hit, "{what}: {exit:?}");
+        let t = exit.toi.to_f64();
+        assert!(
+            t >= before + 0.5 * cell,
+            "{what}: exit {exit:?}, vertex at t {before}"
+        );
+        // Where the terrain ends: just after the exit, outside.
+        let after = origin + local_dir * (t + 10.0 * tol::<R>());
+        let depth = terrain.depth(after);
+        assert!(
+            depth < tol::<R>(),
+            "{what}: {exit:?} is not where it ends ({depth} m inside just after, field {}x{} of {dx} x {dy})",
+            terrain.nx,
+            terrain.ny
+        );
+        checked += 1;
+    }
+}
+for_each_real!(
+    rays_from_inside_through_a_pit_vertex_go_on,
+    rays_from_inside_through_a_pit_vertex_go_on
+);
+
 /// A flat terrain, tilted: the hit is the plane's, by closed form.
 fn flat_height_field<R: Real>() {
     let heights = [R::lit(0.25); 16];
