@@ -669,3 +669,54 @@ for_each_real!(
     plates_through_a_ridge_get_contacts,
     plates_through_a_ridge_get_contacts
 );
+
+/// Needles (long ellipsoids, tilted 20° to 70°) through a thin terrain
+/// slab, centred in it: every one gets a contact pushing it out. The deep
+/// fallback's points, the needle's deepest below each top's plane, are its
+/// lower tip, under a cell the needle passes beneath (below the base), so
+/// no prism it overlaps kept any: an ellipsoid sunk through a thin
+/// terrain's base once got no contact at all.
+fn needles_through_a_thin_slab_get_contacts<R: Real>() {
+    let mut rng = Rng::new(0x7e3d_1e55);
+    let pose_f = field_pose::<R>();
+    for case in 0..500 {
+        let (nx, ny) = (8 + rng.below(4), 8 + rng.below(4));
+        let (dx, dy) = (rng.range_f64(0.25, 0.5), rng.range_f64(0.25, 0.5));
+        let heights: Vec<R> = (0..nx * ny)
+            .map(|_| R::lit(rng.range_f64(0.0, 0.02)))
+            .collect();
+        let thickness = rng.range_f64(0.05, 0.15);
+        let field =
+            HeightField::new(&heights, nx, ny, R::lit(dx), R::lit(dy), R::lit(thickness)).unwrap();
+        let (w, l) = ((nx - 1) as f64 * dx, (ny - 1) as f64 * dy);
+        let length = rng.range_f64(0.3, 0.8);
+        let needle = mink::support::Ellipsoid::new(Vec3::new(
+            R::lit(length),
+            R::lit(rng.range_f64(0.02, 0.05)),
+            R::lit(rng.range_f64(0.02, 0.05)),
+        ))
+        .unwrap();
+        // The needle's long axis (x) tilted down by 20° to 70°, any heading.
+        let tilt = Mat3::from_axis_angle(Vec3::Y, rng.range_f64(0.35, 1.2));
+        let yaw = Mat3::from_axis_angle(Vec3::Z, rng.range_f64(0.0, core::f64::consts::TAU));
+        let centre = Vec3::new(
+            rng.range_f64(length, w - length),
+            rng.range_f64(length, l - length),
+            field.base().to_f64() + 0.5 * thickness,
+        );
+        let pose_s = Iso3::from_parts(
+            (pose_f.rotation.cast::<f64>() * yaw * tilt).cast::<R>(),
+            pose_f.cast::<f64>().transform_point(centre).cast::<R>(),
+        );
+        let cs = contacts(&field, &pose_f, needle, &pose_s, 0.0, 4);
+        let what = format!("case {case}: needle {length} m at {centre:?} (field frame)");
+        assert!(!cs.is_empty(), "{what}");
+        for c in &cs {
+            assert!(c.depth > R::ZERO, "{what}: {c:?}");
+        }
+    }
+}
+for_each_real!(
+    needles_through_a_thin_slab_get_contacts,
+    needles_through_a_thin_slab_get_contacts
+);
