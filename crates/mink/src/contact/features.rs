@@ -135,6 +135,13 @@ where
             .flatten();
         supported.unwrap_or_else(|| first_point(&first))
     };
+    // The supports along the normal bound the pair's distance from below:
+    // apart along it by more than the margin, the pair is (an unfinished
+    // first contact on a flat ellipsoid resting on a face called it
+    // touching, and its supported point stood 0.1 mm off the face).
+    if !(p0.depth >= -params.margin) {
+        return out;
+    }
     if params.patch == Patch::Single || A::STRICTLY_CONVEX || B::STRICTLY_CONVEX {
         out.push(p0);
         return out;
