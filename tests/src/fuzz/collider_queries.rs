@@ -676,6 +676,11 @@ fn check_ray<R: Real>(s: &Scene<'_, '_, R>) -> Result<(RayCast<R>, bool), String
         if !(t >= 0.0 && t <= s.max_toi) {
             return Err(format!("toi {t} outside [0, {}]", s.max_toi));
         }
+        // A hit within rounding of `max_toi` may be a miss once the scene
+        // has moved (and the other way round).
+        if (s.max_toi - t) * len <= 2.0 * tol {
+            loose = true;
+        }
         let p: V = got.point.cast();
         if (p - at(t)).norm() > tol {
             return Err(format!("point is not origin + toi dir: {got:?}"));
@@ -1561,7 +1566,10 @@ fn answers<R: Real>(s: &Scene<'_, '_, R>) -> Result<Answers, String> {
 fn compare(a: &Answers, b: &Answers, tol: f64, len: f64) -> Result<(), String> {
     if !(a.ray_loose || b.ray_loose) {
         if a.ray != b.ray {
-            return Err(format!("ray status {:?} then {:?}", a.ray, b.ray));
+            return Err(format!(
+                "ray status {:?} (toi {}) then {:?} (toi {})",
+                a.ray, a.toi, b.ray, b.toi
+            ));
         }
         if (a.toi - b.toi).abs() * len > 2.0 * tol {
             return Err(format!("toi {} then {}", a.toi, b.toi));
