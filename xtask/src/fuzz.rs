@@ -67,10 +67,7 @@ const INPUT_TIMEOUT_SECONDS: u64 = 10;
 /// Targets `fuzz-ci` leaves out, each with the open library bug its oracle
 /// finds within seconds (inputs in `fuzz/open-bugs/<target>/`). A target
 /// leaves this list when its bugs are fixed; `fuzz-smoke` runs them all.
-pub const OPEN_BUGS: &[(&str, &str)] = &[(
-    "collider_queries",
-    "a height-field contact within the margin that disappears under a rigid motion of the scene (its normal 8° off the face it lies on)",
-)];
+pub const OPEN_BUGS: &[(&str, &str)] = &[];
 
 /// How long each target runs.
 #[derive(Clone, Copy, Debug)]

@@ -22,6 +22,13 @@
 //!    the contact themselves. A wall between two cells fails (the
 //!    neighbour's vertices lie beyond it); the grid's outer walls and the
 //!    base pass, since they are the solid terrain's true faces.
+//!    A prism's manifold points share the pair's normal but stand where
+//!    the two features overlap seen along it: against the edge between
+//!    an outer wall and a steep top, the normal is the edge's and a point
+//!    may lie on the wall below the edge, which the rule rejects. When
+//!    every point of a prism within the margin but apart is rejected, the
+//!    pair's first contact alone (its closest points) is put to the rule
+//!    too.
 //! 2. **Deep fallback.** When every contact of a prism failed rule 1 and
 //!    the centre of the shape's box lies inside that prism, or a rejected
 //!    contact overlaps it with the core point of its shape side (the
@@ -67,7 +74,7 @@
 //! and the shape's size (merging).
 
 use super::contact_set::ContactSet;
-use crate::contact::{contact_manifold, ContactParams, ContactPoint};
+use crate::contact::{contact_manifold, contact_manifold_with, ContactParams, ContactPoint, Patch};
 use crate::query::Body;
 use crate::shape::Shape;
 use mink_support::{Aabb, HalfSpace, HeightField, Iso3, Real, Support, TerrainPrism, Vec3};
@@ -243,7 +250,8 @@ fn prism_contacts<R: Real, U: Support<R>>(
     pass: Pass,
 ) -> bool {
     let prism_shape = Shape::TerrainPrism(*prism);
-    let manifold = contact_manifold(&Body::new(&prism_shape, *pose_field), body, params);
+    let prism_body = Body::new(&prism_shape, *pose_field);
+    let manifold = contact_manifold(&prism_body, body, params);
     let (mut kept, mut rejected, mut overlaps) = (false, false, false);
     let inside = |p: Vec3<R>| over_footprint(prism, p, R::ZERO) && below_top(prism, p, R::ZERO);
     let mut sunk = inside(centre);
@@ -251,9 +259,7 @@ fn prism_contacts<R: Real, U: Support<R>>(
     let bounds = prism.local_aabb();
     let prism_size = bounds.max.distance(bounds.min);
     for c in manifold.as_slice() {
-        // The terrain's side of the contact, in the field's frame.
-        let q = pose_field.inverse_transform_point(c.position + c.normal * (c.depth * R::HALF));
-        let n = pose_field.inverse_transform_vector(c.normal);
+        let (q, n) = terrain_point(c, pose_field);
         if supports_terrain(field, q, n, tol) {
             set.insert(*c);
             kept = true;
@@ -282,6 +288,25 @@ fn prism_contacts<R: Real, U: Support<R>>(
             sunk = sunk || (c.depth > tol.length && under) || c.depth > prism_size;
         }
     }
+    // The manifold's points share the first contact's normal but stand
+    // where the two features overlap seen along it, not where that normal
+    // supports the prism: against the edge between the grid's outer wall
+    // and a steep top, the normal is the edge's and the points lie on the
+    // wall below the edge, so rule 1 rejects them all although the pair's
+    // closest points (on the edge) are a contact of the terrain. When a
+    // pair within the margin but apart had every point rejected, its
+    // first contact alone is tried too. (An overlap whose points all
+    // failed is the fallbacks' below.)
+    if rejected && !kept && !overlaps {
+        let single = contact_manifold_with(&prism_body, body, params, Patch::Single);
+        for c in single.as_slice() {
+            let (q, n) = terrain_point(c, pose_field);
+            if supports_terrain(field, q, n, tol) {
+                set.insert(*c);
+                kept = true;
+            }
+        }
+    }
     let unanswered = rejected && !kept && overlaps;
     let fallback = match pass {
         Pass::First => rejected && !kept && sunk,
@@ -300,6 +325,13 @@ fn prism_contacts<R: Real, U: Support<R>>(
         );
     }
     unanswered
+}
+
+/// The terrain's side of the prism contact `c` (its point on the
+/// prism) and its normal, in the field's frame.
+fn terrain_point<R: Real>(c: &ContactPoint<R>, pose_field: &Iso3<R>) -> (Vec3<R>, Vec3<R>) {
+    let q = pose_field.inverse_transform_point(c.position + c.normal * (c.depth * R::HALF));
+    (q, pose_field.inverse_transform_vector(c.normal))
 }
 
 /// Rule 1: does the plane through `q` with normal `n` (field frame)

@@ -720,3 +720,93 @@ for_each_real!(
     needles_through_a_thin_slab_get_contacts,
     needles_through_a_thin_slab_get_contacts
 );
+
+/// Cylinders and boxes lying along the grid's outer wall, within the
+/// margin of the edge where the wall meets a steep top, each apart from
+/// the terrain by a known gap: placed so that its support point along
+/// `-n`, `n` a normal of that edge (between the wall's and the top's),
+/// stands `gap` along `n` from a point of the edge. The one-cell terrain
+/// with a planar top is convex, so the plane through the edge with normal
+/// `n` supports it, and the gap is the pair's distance. Every such shape
+/// gets a contact as deep as minus the gap (within the features' slop and
+/// rule 1's tolerance). The manifold's points share
+/// the edge's normal but lie where the features overlap seen along it, on
+/// the wall below the edge, so rule 1 rejected them all, and a cylinder
+/// lying along the wall once got no contact.
+fn shapes_along_an_outer_wall_within_the_margin<R: Real>() {
+    let mut rng = Rng::new(0x0ed9_e3a1);
+    let pose_f = field_pose::<R>();
+    for case in 0..2000 {
+        let (dx, dy) = (rng.range_f64(0.1, 1.0), rng.range_f64(0.1, 1.0));
+        let (low, rise) = (rng.range_f64(-1.0, 0.5), rng.range_f64(0.2, 2.0) * dx);
+        let heights: Vec<R> = [low, low + rise, low, low + rise]
+            .iter()
+            .map(|&h| R::lit(h))
+            .collect();
+        let field = HeightField::new(&heights, 2, 2, R::lit(dx), R::lit(dy), R::ONE).unwrap();
+        let low = <R as Real>::to_f64(heights[0]);
+        let rise = <R as Real>::to_f64(heights[1]) - low;
+        let wall = Vec3::new(-1.0, 0.0, 0.0);
+        let top = Vec3::new(-rise / dx, 0.0, 1.0) * (1.0 / (1.0 + (rise / dx).powi(2)).sqrt());
+        let t = rng.range_f64(0.01, 0.5);
+        let n: Vec3<f64> = wall * (1.0 - t) + top * t;
+        let n = n * (1.0 / n.norm());
+        let on_edge: Vec3<f64> = Vec3::new(0.0, rng.range_f64(0.2, 0.8) * dy, low);
+        // Lying along the edge (y), turned about it, tilted a little.
+        let size = rng.range_f64(0.1, 2.0) * dx.min(dy);
+        let roll = Mat3::from_axis_angle(Vec3::Y, rng.range_f64(0.0, core::f64::consts::TAU));
+        let tilt = Mat3::from_axis_angle(rng.unit_vec::<f64>(), rng.range_f64(0.0, 0.05));
+        let along_y = Mat3::from_axis_angle(Vec3::X, core::f64::consts::FRAC_PI_2);
+        let rot = if case % 4 < 2 {
+            tilt * roll * along_y
+        } else {
+            Mat3::from_axis_angle(
+                rng.unit_vec::<f64>(),
+                rng.range_f64(0.0, core::f64::consts::PI),
+            )
+        };
+        let (radius, half) = (size, rng.range_f64(0.5, 2.0) * size);
+        let cylinder = case % 2 == 0;
+        let shape: mink::Shape<'static, R> = if cylinder {
+            mink::support::Cylinder::new(R::lit(radius), R::lit(half))
+                .unwrap()
+                .into()
+        } else {
+            Cuboid::new(v(radius, radius * 0.7, half)).unwrap().into()
+        };
+        let local_dir = rot.transpose_mul(-n);
+        let extreme: Vec3<f64> = if cylinder {
+            mink::support::Cylinder::new(radius, half)
+                .unwrap()
+                .support(local_dir, &mut Default::default())
+        } else {
+            Cuboid::new(Vec3::new(radius, radius * 0.7, half))
+                .unwrap()
+                .support(local_dir, &mut Default::default())
+        };
+        let margin = rng.range_f64(0.002, 0.01) * size;
+        let gap = rng.range_f64(0.05, 0.9) * margin;
+        let centre = on_edge + n * gap - rot.mul_vec(extreme);
+        let pose_s = pose_f.cast::<f64>().mul(&Iso3::from_parts(rot, centre));
+        let cs = contacts(&field, &pose_f, shape, &pose_s.cast(), margin, 4);
+        let what = format!(
+            "case {case}: cell ({dx}, {dy}), low {low}, rise {rise}, n {n:?}, {} {radius} x {half} at {centre:?} (field frame), gap {gap}, margin {margin}",
+            if cylinder { "cylinder" } else { "box" },
+        );
+        let deepest = cs
+            .iter()
+            .map(|c| c.depth.to_f64())
+            .fold(f64::NEG_INFINITY, f64::max);
+        // The features' slop, and rule 1's: a point kept on the wall below
+        // the edge stands that much shallower.
+        let slack = 1e-3 * size
+            + HEIGHT_FIELD_TOLERANCE * dx.min(dy)
+            + 256.0 * R::EPSILON.to_f64() * (1.0 + centre.norm());
+        assert!(!cs.is_empty(), "{what}");
+        assert!((deepest + gap).abs() <= slack, "{what}: {cs:?}");
+    }
+}
+for_each_real!(
+    shapes_along_an_outer_wall_within_the_margin,
+    shapes_along_an_outer_wall_within_the_margin
+);
